@@ -1,0 +1,7 @@
+export * from './common';
+export * from './servers';
+export * from './groups';
+export * from './users';
+export * from './auth';
+export * from './system-config';
+export * from './settings';

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { serverConfigSchema } from './servers';
+import { userRecordSchema } from './users';
+import { groupSchema } from './groups';
+import { systemConfigSchema } from './system-config';
+
+/** The settings file, `mcp_settings.json`, compatible with MCPHub's format. */
+export const settingsFileSchema = z.looseObject({
+  mcpServers: z.record(z.string().min(1), serverConfigSchema).default({}),
+  users: z.array(userRecordSchema).default([]),
+  groups: z.array(groupSchema).default([]),
+  systemConfig: systemConfigSchema.default({}),
+  /** Ids of session tokens ended by logout, kept until they expire. Never returned. */
+  revokedTokens: z.array(z.object({ jti: z.string(), exp: z.number() })).optional(),
+});
+export type SettingsFile = z.infer<typeof settingsFileSchema>;
+
+/** `GET /api/settings`: the settings file with secrets removed. */
+export type SettingsDump = {
+  mcpServers: SettingsFile['mcpServers'];
+  servers: SettingsFile['mcpServers'];
+  groups: SettingsFile['groups'];
+  systemConfig: SettingsFile['systemConfig'];
+  users: Array<Omit<SettingsFile['users'][number], 'password'>>;
+};
+
+export function emptySettings(): SettingsFile {
+  return { mcpServers: {}, users: [], groups: [], systemConfig: {} };
+}

@@ -1,0 +1,46 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { Config } from './config';
+import { createServices, type Bootstrap, type Services } from './services';
+import { restPlugin, errorBody } from './http/rest';
+import { trpcPlugin } from './http/trpc';
+import { consoleHtml, consolePlugin } from './http/console';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    hub: { services: Services; bootstrap: Bootstrap };
+  }
+}
+
+const apiPrefixes = ['/api/', '/trpc', '/mcp', '/sse', '/messages', '/oauth/'];
+
+/** Builds the whole Hub app; never listens (main.ts does, tests use inject or port 0). */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const { services, bootstrap } = await createServices(config);
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    https: config.https ? { cert: config.https.cert, key: config.https.key } : null,
+    bodyLimit: config.bodyLimit,
+    forceCloseConnections: true,
+    // Per-request log lines cost time on the tool-call path; calls are logged by the services.
+    logController: new LogController({ disableRequestLogging: true }),
+  }) as unknown as FastifyInstance;
+  app.decorate('hub', { services, bootstrap });
+  app.addHook('onClose', async () => services.close());
+
+  await app.register(websocket);
+  await app.register(trpcPlugin, { services });
+  await app.register(restPlugin, { services });
+  await app.register(consolePlugin, { dir: config.consoleDir });
+
+  const html = consoleHtml(config.consoleDir);
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0]!;
+    const isApi = apiPrefixes.some((p) => url.startsWith(p));
+    if (html && req.method === 'GET' && !isApi && (req.headers.accept ?? '').includes('text/html')) {
+      return reply.type('text/html').send(html);
+    }
+    return reply.code(404).send(errorBody(404, `Route ${req.method} ${url} not found`, 'NOT_FOUND'));
+  });
+  return app;
+}

@@ -1,0 +1,28 @@
+import { hash, verify } from '@node-rs/argon2';
+import bcrypt from 'bcryptjs';
+
+export async function hashPassword(password: string): Promise<string> {
+  return hash(password); // argon2id with the library's recommended cost
+}
+
+export function isLegacyHash(stored: string): boolean {
+  return /^\$2[aby]\$/.test(stored);
+}
+
+/** Verifies against argon2 hashes and MCPHub's bcrypt hashes. */
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  try {
+    if (isLegacyHash(stored)) return await bcrypt.compare(password, stored);
+    if (stored.startsWith('$argon2')) return await verify(stored, password);
+  } catch {
+    // A corrupt hash never matches.
+  }
+  return false;
+}
+
+// Verified against when the user does not exist, so timing does not reveal usernames.
+let decoy: Promise<string> | null = null;
+export async function burnVerification(password: string): Promise<void> {
+  decoy ??= hashPassword('decoy-password-for-timing');
+  await verifyPassword(await decoy, password);
+}

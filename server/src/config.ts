@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Durations like `24h`, `30m`, `7d`, `3600` (seconds). */
+export const duration = z
+  .string()
+  .regex(/^\d+\s*(s|m|h|d|w)?$/, 'must be a duration such as 3600, 30m, 24h or 7d')
+  .transform((v) => {
+    const m = /^(\d+)\s*([smhdw])?$/.exec(v)!;
+    const unit = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 }[(m[2] ?? 's') as 's'];
+    return Number(m[1]) * unit;
+  })
+  .refine((s) => s > 0, 'must be longer than zero');
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    MCPHUB_SETTING_PATH: z.string().min(1).default('data/mcp_settings.json'),
+    AUTH_USERNAME: z.string().min(1).max(200).default('admin'),
+    AUTH_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(1024).optional(),
+    JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    JWT_EXPIRES_IN: duration.default(86400),
+    HTTPS_ENABLED: boolish.default(false),
+    SSL_CERT_PATH: z.string().optional(),
+    SSL_KEY_PATH: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    BODY_LIMIT: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  })
+  .superRefine((env, ctx) => {
+    if (env.HTTPS_ENABLED) {
+      for (const key of ['SSL_CERT_PATH', 'SSL_KEY_PATH'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when HTTPS_ENABLED is true' });
+      }
+    }
+  });
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  settingsPath: string;
+  dataDir: string;
+  adminUsername: string;
+  adminPassword?: string;
+  jwtSecret?: string;
+  jwtExpiresInSeconds: number;
+  https?: Readonly<{ cert: Buffer; key: Buffer }>;
+  logLevel: string;
+  bodyLimit: number;
+  /** Folder of the built console; absent when it is not built. */
+  consoleDir: string;
+  version: string;
+}>;
+
+export class ConfigError extends Error {}
+
+function readPem(file: string, variable: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new ConfigError(`${variable}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+}
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const defaultConsoleDir = path.resolve(here, '../../client/dist');
+const version: string = JSON.parse(readFileSync(path.resolve(here, '../package.json'), 'utf8')).version;
+
+/** Parses the environment once at boot; a bad value names its variable. */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${msg}`);
+  }
+  const e = parsed.data;
+  const settingsPath = path.resolve(e.MCPHUB_SETTING_PATH);
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    settingsPath,
+    dataDir: path.dirname(settingsPath),
+    adminUsername: e.AUTH_USERNAME,
+    adminPassword: e.AUTH_PASSWORD,
+    jwtSecret: e.JWT_SECRET,
+    jwtExpiresInSeconds: e.JWT_EXPIRES_IN,
+    https: e.HTTPS_ENABLED
+      ? Object.freeze({ cert: readPem(e.SSL_CERT_PATH!, 'SSL_CERT_PATH'), key: readPem(e.SSL_KEY_PATH!, 'SSL_KEY_PATH') })
+      : undefined,
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.BODY_LIMIT,
+    consoleDir: defaultConsoleDir,
+    version,
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,38 @@
+/** Events that cross services and reach live subscribers. */
+export type HubEvents = {
+  'settings.changed': { revision: number; at: string };
+};
+
+export type Topic = keyof HubEvents;
+
+/**
+ * Publish/subscribe between services and live feeds. In memory by default; a
+ * shared implementation (database notifications, Redis) serves several replicas.
+ */
+export interface EventBus {
+  publish<K extends Topic>(topic: K, payload: HubEvents[K]): void;
+  subscribe<K extends Topic>(topic: K, handler: (payload: HubEvents[K]) => void): () => void;
+}
+
+export class MemoryBus implements EventBus {
+  private handlers = new Map<Topic, Set<(payload: never) => void>>();
+
+  publish<K extends Topic>(topic: K, payload: HubEvents[K]): void {
+    const set = this.handlers.get(topic);
+    if (!set) return;
+    for (const h of set) {
+      try {
+        (h as (p: HubEvents[K]) => void)(payload);
+      } catch {
+        // A failing subscriber must not break the publisher or the others.
+      }
+    }
+  }
+
+  subscribe<K extends Topic>(topic: K, handler: (payload: HubEvents[K]) => void): () => void {
+    let set = this.handlers.get(topic);
+    if (!set) this.handlers.set(topic, (set = new Set()));
+    set.add(handler as (payload: never) => void);
+    return () => set.delete(handler as (payload: never) => void);
+  }
+}

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { ErrorEnvelope } from '@hub/contract';
+import { createCaller } from './caller';
+import { createContext } from '../trpc/context';
+import { describeError } from '../trpc/errors';
+import type { Services } from '../services';
+import { restRoutes, type RestRoute } from './rest-routes';
+
+export function errorBody(status: number, message: string, code: string, field?: string): ErrorEnvelope {
+  void status;
+  return { success: false, error: message, message, code, ...(field ? { field } : {}) };
+}
+
+/** The one place where errors become HTTP statuses and bodies. */
+export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof TRPCError) {
+    const status = getHTTPStatusCodeFromError(err);
+    if (status >= 500) reply.log.error({ err: err.cause ?? err }, 'procedure failed');
+    const d = describeError(err);
+    const message = status >= 500 ? 'Internal server error' : d.message;
+    return reply.code(status).send({ ...errorBody(status, message, err.code, d.field), ...(d.issues ? { issues: d.issues } : {}) });
+  }
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    // Fastify's own refusals: bad JSON, body too large, unsupported media type.
+    const message = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '') ? `body: ${e.message}` : e.message ?? 'Bad request';
+    return reply.code(e.statusCode).send(errorBody(e.statusCode, message, e.code ?? 'BAD_REQUEST'));
+  }
+  reply.log.error({ err }, 'unexpected error');
+  return reply.code(500).send(errorBody(500, 'Internal server error', 'INTERNAL_SERVER_ERROR'));
+}
+
+function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
+  switch (route.reply ?? 'envelope') {
+    case 'raw':
+      return data;
+    case 'message': {
+      const { message, ...rest } = (data ?? {}) as { message?: string };
+      return { success: true, message, data: Object.keys(rest).length ? rest : null };
+    }
+    case 'login':
+      return { success: true, message: 'Login successful', ...(data as object), data };
+    case 'download':
+      reply.header('content-disposition', `attachment; filename="${route.filename}"`);
+      reply.type('application/json');
+      return JSON.stringify(data, null, 2);
+    default:
+      return { success: true, data };
+  }
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function restPlugin(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  // Clients often send `Content-Type: application/json` with no body on POST/DELETE.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(req, body as string, done);
+  });
+  app.setErrorHandler((err, _req, reply) => sendError(reply, err));
+
+  for (const route of restRoutes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        if (req.body !== undefined && !isPlainObject(req.body)) {
+          return reply.code(400).send(errorBody(400, 'body: must be a JSON object', 'BAD_REQUEST', 'body'));
+        }
+        try {
+          const ctx = await createContext(services, { authorization: req.headers.authorization, ip: req.ip });
+          const data = await route.call(createCaller(ctx), {
+            body: req.body as Record<string, unknown> | undefined,
+            params: req.params as Record<string, string>,
+            query: req.query as Record<string, string>,
+          });
+          return shape(route, reply, data);
+        } catch (err) {
+          return sendError(reply, err);
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { appRouter, type AppRouter } from '../routers';
+import { createContext } from '../trpc/context';
+import type { Services } from '../services';
+
+/** tRPC over WebSocket (and HTTP) at /trpc, in its own scope: the plugin replaces the JSON parser. */
+export async function trpcPlugin(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    useWSS: true,
+    keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, info }) => {
+        const params = info.connectionParams ?? {};
+        return createContext(services, {
+          authorization: req.headers.authorization,
+          token: typeof params.token === 'string' && params.token ? params.token : undefined,
+          ip: req.ip,
+        });
+      },
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'procedure failed');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+}

@@ -1,0 +1,38 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { StoreLoadError } from './store/store';
+
+async function main() {
+  const config = loadConfig(process.env);
+  const app = await buildApp(config);
+  const { generatedAdminPassword } = app.hub.bootstrap;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  if (generatedAdminPassword) {
+    // Printed once, on the first start only: the hash is all that is kept.
+    console.log(`\nFirst start: created admin user "${config.adminUsername}" with password: ${generatedAdminPassword}\nChange it after logging in.\n`);
+  }
+  console.log(`Hub listening on ${address} (console at ${address}/)`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof StoreLoadError) {
+    console.error(`Hub cannot start: ${err.message}`);
+  } else {
+    console.error('Hub failed to start:', err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import { roleOf, type LoginInput, type LoginResult, type PublicUser, type UserRecord } from '@hub/contract';
+import type { Store } from '../store/store';
+import type { TokenService } from '../auth/tokens';
+import { burnVerification, hashPassword, isLegacyHash, verifyPassword } from '../auth/passwords';
+import { rolePermissions } from '../auth/permissions';
+import type { Principal } from '../auth/principal';
+
+export function toPublicUser(u: UserRecord): PublicUser {
+  const role = roleOf(u);
+  return {
+    username: u.username,
+    role,
+    isAdmin: role === 'admin',
+    email: u.email ?? undefined,
+    servers: u.servers ?? [],
+    groups: u.groups ?? [],
+    generatedPassword: u.generatedPassword ?? false,
+  };
+}
+
+export function principalOf(u: UserRecord, session?: Principal['session']): Principal {
+  const role = roleOf(u);
+  return {
+    kind: 'user',
+    username: u.username,
+    role,
+    servers: u.servers ?? [],
+    groups: u.groups ?? [],
+    permissions: new Set(rolePermissions[role]),
+    session,
+  };
+}
+
+export class AuthService {
+  constructor(
+    private readonly store: Store,
+    private readonly tokens: TokenService,
+  ) {}
+
+  findUser(username: string): UserRecord | undefined {
+    return this.store.get().users.find((u) => u.username === username);
+  }
+
+  /** Creates the first admin when there is no user; returns the password if it was generated. */
+  async bootstrapAdmin(username: string, password?: string): Promise<string | undefined> {
+    if (this.store.get().users.length > 0) return undefined;
+    const generated = password ? undefined : randomBytes(18).toString('base64url');
+    const hash = await hashPassword(password ?? generated!);
+    await this.store.update((s) => {
+      if (s.users.length > 0) return;
+      s.users.push({
+        username,
+        password: hash,
+        isAdmin: true,
+        role: 'admin',
+        generatedPassword: generated ? true : undefined,
+        passwordChangedAt: new Date().toISOString(),
+      });
+    });
+    return generated;
+  }
+
+  async login(input: LoginInput): Promise<LoginResult> {
+    const user = this.findUser(input.username);
+    if (!user) {
+      await burnVerification(input.password);
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid username or password' });
+    }
+    if (!(await verifyPassword(user.password, input.password))) {
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid username or password' });
+    }
+    if (isLegacyHash(user.password)) await this.upgradeHash(user.username, input.password);
+    const token = await this.tokens.sign(user.username);
+    return { token, user: toPublicUser(user), expiresIn: this.tokens.expiresIn };
+  }
+
+  /** MCPHub stored bcrypt; move the user to argon2id now that we know the password. */
+  private async upgradeHash(username: string, password: string): Promise<void> {
+    const hash = await hashPassword(password);
+    await this.store.update((s) => {
+      const u = s.users.find((x) => x.username === username);
+      if (u && isLegacyHash(u.password)) u.password = hash;
+    });
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    const session = principal.session;
+    if (!session) return;
+    const now = Math.floor(Date.now() / 1000);
+    await this.store.update((s) => {
+      const kept = (s.revokedTokens ?? []).filter((t) => t.exp > now);
+      kept.push({ jti: session.jti, exp: session.exp });
+      s.revokedTokens = kept;
+    });
+  }
+
+  /** Resolves a bearer token to the current state of its user. */
+  async resolveToken(token: string): Promise<Principal | { error: string }> {
+    const claims = await this.tokens.verify(token);
+    if ('error' in claims) return claims;
+    if (this.store.get().revokedTokens?.some((t) => t.jti === claims.jti)) return { error: 'Token has been revoked' };
+    const user = this.findUser(claims.username);
+    if (!user) return { error: 'User no longer exists' };
+    return principalOf(user, { jti: claims.jti, exp: claims.exp });
+  }
+
+  /** The principal used when `routing.skipAuth` removes the console login. */
+  anonymousAdmin(): Principal {
+    const admin = this.store.get().users.find((u) => roleOf(u) === 'admin');
+    return principalOf(admin ?? { username: 'admin', password: '-', role: 'admin' });
+  }
+}
