@@ -40,7 +40,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     if (html && req.method === 'GET' && !isApi && (req.headers.accept ?? '').includes('text/html')) {
       return reply.type('text/html').send(html);
     }
-    return reply.code(404).send(errorBody(404, `Route ${req.method} ${url} not found`, 'NOT_FOUND'));
+    return reply.code(404).send(errorBody(`Route ${req.method} ${url} not found`, 'NOT_FOUND'));
   });
   return app;
 }

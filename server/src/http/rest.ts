@@ -8,8 +8,7 @@ import { describeError } from '../trpc/errors';
 import type { Services } from '../services';
 import { restRoutes, type RestRoute } from './rest-routes';
 
-export function errorBody(status: number, message: string, code: string, field?: string): ErrorEnvelope {
-  void status;
+export function errorBody(message: string, code: string, field?: string): ErrorEnvelope {
   return { success: false, error: message, message, code, ...(field ? { field } : {}) };
 }
 
@@ -20,16 +19,17 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
     if (status >= 500) reply.log.error({ err: err.cause ?? err }, 'procedure failed');
     const d = describeError(err);
     const message = status >= 500 ? 'Internal server error' : d.message;
-    return reply.code(status).send({ ...errorBody(status, message, err.code, d.field), ...(d.issues ? { issues: d.issues } : {}) });
+    return reply.code(status).send({ ...errorBody(message, err.code, d.field), ...(d.issues ? { issues: d.issues } : {}) });
   }
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own refusals: bad JSON, body too large, unsupported media type.
     const message = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '') ? `body: ${e.message}` : e.message ?? 'Bad request';
-    return reply.code(e.statusCode).send(errorBody(e.statusCode, message, e.code ?? 'BAD_REQUEST'));
+    const code = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 404: 'NOT_FOUND' }[e.statusCode] ?? 'BAD_REQUEST';
+    return reply.code(e.statusCode).send(errorBody(message, code));
   }
   reply.log.error({ err }, 'unexpected error');
-  return reply.code(500).send(errorBody(500, 'Internal server error', 'INTERNAL_SERVER_ERROR'));
+  return reply.code(500).send(errorBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
 }
 
 function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
@@ -70,7 +70,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         if (req.body !== undefined && !isPlainObject(req.body)) {
-          return reply.code(400).send(errorBody(400, 'body: must be a JSON object', 'BAD_REQUEST', 'body'));
+          return reply.code(400).send(errorBody('body: must be a JSON object', 'BAD_REQUEST', 'body'));
         }
         try {
           const ctx = await createContext(services, { authorization: req.headers.authorization, ip: req.ip });

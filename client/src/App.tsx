@@ -1,0 +1,29 @@
+import { createResource, Match, Switch } from 'solid-js';
+import { api, setToken, token } from './api';
+import { Login } from './pages/Login';
+import { Dashboard } from './pages/Dashboard';
+
+export function App() {
+  const [publicConfig] = createResource(() => api().system.publicConfig.query());
+  // A stored token is checked once; a stale one sends the user back to the login page.
+  const [session] = createResource(token, async (t) => {
+    try {
+      return await api().auth.verify.query();
+    } catch {
+      if (t) setToken(null);
+      return null;
+    }
+  });
+  const loggedIn = () => Boolean(session()?.valid) || Boolean(publicConfig()?.skipAuth);
+
+  return (
+    <Switch fallback={<Login />}>
+      <Match when={publicConfig.loading || session.loading}>
+        <p class="center muted">Loading…</p>
+      </Match>
+      <Match when={loggedIn()}>
+        <Dashboard user={session()?.user ?? null} />
+      </Match>
+    </Switch>
+  );
+}

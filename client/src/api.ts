@@ -1,0 +1,45 @@
+import { createTRPCClient, createWSClient, wsLink, type TRPCClient } from '@trpc/client';
+import { createSignal } from 'solid-js';
+import type { AppRouter } from '@hub/server';
+
+const TOKEN_KEY = 'hub.token';
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/trpc`;
+
+export type Api = TRPCClient<AppRouter>;
+
+const [token, setTokenSignal] = createSignal<string | null>(localStorage.getItem(TOKEN_KEY));
+const [connected, setConnected] = createSignal(false);
+export { token, connected };
+
+let ws: ReturnType<typeof createWSClient> | null = null;
+let client: Api | null = null;
+
+function open(): Api {
+  ws?.close();
+  ws = createWSClient({
+    url: wsUrl,
+    // Read on every (re)connect so a new login takes effect without a reload.
+    connectionParams: () => ({ token: token() ?? '' }),
+    retryDelayMs: (attempt) => Math.min(500 * 2 ** attempt, 10_000),
+    onOpen: () => setConnected(true),
+    onClose: () => setConnected(false),
+  });
+  client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
+  return client;
+}
+
+/** The one tRPC client of the console; reopened when the session changes. */
+export function api(): Api {
+  return client ?? open();
+}
+
+export function setToken(next: string | null) {
+  if (next) localStorage.setItem(TOKEN_KEY, next);
+  else localStorage.removeItem(TOKEN_KEY);
+  setTokenSignal(next);
+  open();
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
