@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const boolish = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** Durations like `24h`, `30m`, `7d`, `3600` (seconds). */
@@ -73,7 +73,9 @@ const version: string = JSON.parse(readFileSync(path.resolve(here, '../package.j
 
 /** Parses the environment once at boot; a bad value names its variable. */
 export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable (`AUTH_PASSWORD=` in a .env file) means "not set".
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${msg}`);
