@@ -1,5 +1,5 @@
 import { createResource, Match, Switch } from 'solid-js';
-import { api, setToken, token } from './api';
+import { api, isUnauthorized, setToken, token } from './api';
 import { Login } from './pages/Login';
 import { Dashboard } from './pages/Dashboard';
 
@@ -9,12 +9,13 @@ export function App() {
   const [session] = createResource(token, async (t) => {
     try {
       return await api().auth.verify.query();
-    } catch {
-      if (t) setToken(null);
+    } catch (err) {
+      if (t && isUnauthorized(err)) setToken(null);
       return null;
     }
   });
-  const loggedIn = () => Boolean(session()?.valid) || Boolean(publicConfig()?.skipAuth);
+  // A resource keeps its last value when its source turns null, hence the token check.
+  const loggedIn = () => (Boolean(token()) && Boolean(session()?.valid)) || Boolean(publicConfig()?.skipAuth);
 
   return (
     <Switch fallback={<Login />}>

@@ -13,13 +13,14 @@ export { token, connected };
 
 let ws: ReturnType<typeof createWSClient> | null = null;
 let client: Api | null = null;
+let pendingToken: string | null = token();
 
 function open(): Api {
   ws?.close();
   ws = createWSClient({
     url: wsUrl,
     // Read on every (re)connect so a new login takes effect without a reload.
-    connectionParams: () => ({ token: token() ?? '' }),
+    connectionParams: () => ({ token: pendingToken ?? '' }),
     retryDelayMs: (attempt) => Math.min(500 * 2 ** attempt, 10_000),
     onOpen: () => setConnected(true),
     onClose: () => setConnected(false),
@@ -36,8 +37,15 @@ export function api(): Api {
 export function setToken(next: string | null) {
   if (next) localStorage.setItem(TOKEN_KEY, next);
   else localStorage.removeItem(TOKEN_KEY);
-  setTokenSignal(next);
+  pendingToken = next;
   open();
+  // Reconnect first so anything reacting to the new token already uses the new connection.
+  setTokenSignal(next);
+}
+
+/** True when the API refused the session itself (not a dropped connection). */
+export function isUnauthorized(err: unknown): boolean {
+  return (err as { data?: { code?: string } })?.data?.code === 'UNAUTHORIZED';
 }
 
 export function errorMessage(err: unknown): string {

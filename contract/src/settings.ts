@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { serverConfigSchema } from './servers';
 import { userRecordSchema } from './users';
 import { groupSchema } from './groups';
-import { systemConfigSchema } from './system-config';
+import { systemConfigSchema, type SystemConfigView } from './system-config';
 
 /** The settings file, `mcp_settings.json`, compatible with MCPHub's format. */
 export const settingsFileSchema = z.looseObject({
@@ -20,7 +20,7 @@ export type SettingsDump = {
   mcpServers: SettingsFile['mcpServers'];
   servers: SettingsFile['mcpServers'];
   groups: SettingsFile['groups'];
-  systemConfig: SettingsFile['systemConfig'];
+  systemConfig: SystemConfigView;
   users: Array<Omit<SettingsFile['users'][number], 'password'>>;
 };
 

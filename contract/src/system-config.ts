@@ -86,3 +86,8 @@ export const routingDefaults = {
   enableBearerAuth: true,
   skipAuth: false,
 } as const;
+
+/** System configuration as the API returns it (plain types, no index signatures, so clients infer it). */
+export type SystemConfigView = {
+  [K in keyof typeof systemConfigSections]?: Partial<z.infer<(typeof systemConfigSections)[K]>>;
+} & { nameSeparator?: string };

@@ -5,6 +5,7 @@ import {
   type SettingsFile,
   type SystemConfig,
   type SystemConfigUpdate,
+  type SystemConfigView,
 } from '@hub/contract';
 import type { Store } from '../store/store';
 
@@ -35,7 +36,7 @@ export class SettingsService {
     return withoutSecrets(this.store.get());
   }
 
-  async updateSystemConfig(input: SystemConfigUpdate): Promise<SystemConfig> {
+  async updateSystemConfig(input: SystemConfigUpdate): Promise<SystemConfigView> {
     const { providerApiKey, providerApiBaseUrl, modelName, temperature, maxTokens, nameSeparator, ...sections } = input;
     const flatSmart = strip({ providerApiKey, providerApiBaseUrl });
     const flatLlm = strip({ modelName, temperature, maxTokens });
@@ -50,7 +51,7 @@ export class SettingsService {
       if (Object.keys(flatSmart).length) sys.smartRouting = { ...sys.smartRouting, ...flatSmart };
       if (Object.keys(flatLlm).length) sys.llm = { ...sys.llm, ...flatLlm };
       if (nameSeparator !== undefined) sys.nameSeparator = nameSeparator;
-      return structuredClone(sys);
+      return structuredClone(sys) as SystemConfigView;
     });
   }
 }
