@@ -63,3 +63,54 @@ export function inferServerType(cfg: { type?: ServerType; command?: string; url?
 
 export const serverStatuses = ['connecting', 'connected', 'disconnected', 'error', 'disabled', 'oauth_required'] as const;
 export type ServerStatus = (typeof serverStatuses)[number];
+
+/** A server configuration as an API caller sends it: the stored shape, with URLs checked. */
+export const serverConfigInput = serverConfigSchema.superRefine((cfg, ctx) => {
+  for (const [key, value] of [['url', cfg.url], ['openapi.url', cfg.openapi?.url]] as const) {
+    if (value === undefined) continue;
+    try {
+      const u = new URL(value.replace(/\$\{[^}]+\}/g, 'x'));
+      if (!/^https?:$/.test(u.protocol)) throw new Error();
+    } catch {
+      ctx.addIssue({ code: 'custom', path: key.split('.'), message: 'must be an http(s) URL' });
+    }
+  }
+});
+
+export const itemKinds = ['tools', 'prompts'] as const;
+export type ItemKind = (typeof itemKinds)[number];
+
+export type ToolView = {
+  name: string;
+  /** The name agents see: `<server><separator><tool>`. */
+  exposedName?: string;
+  description: string;
+  /** The upstream's own description, when Hub replaces it. */
+  originalDescription?: string;
+  enabled: boolean;
+  inputSchema?: unknown;
+};
+
+export type PromptView = {
+  name: string;
+  exposedName?: string;
+  description: string;
+  originalDescription?: string;
+  enabled: boolean;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+};
+
+export type ServerView = {
+  name: string;
+  type: ServerType;
+  status: ServerStatus;
+  error: string | null;
+  enabled: boolean;
+  owner?: string;
+  authorizationUrl?: string;
+  tools: ToolView[];
+  prompts: PromptView[];
+  resources: Array<{ uri: string; name?: string; description?: string }>;
+  config: Record<string, unknown>;
+  reconnects: number;
+};

@@ -5,6 +5,7 @@ import { createServices, type Bootstrap, type Services } from './services';
 import { restPlugin, errorBody } from './http/rest';
 import { trpcPlugin } from './http/trpc';
 import { consoleHtml, consolePlugin } from './http/console';
+import { mcpPlugin } from './http/mcp';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(websocket);
   await app.register(trpcPlugin, { services });
   await app.register(restPlugin, { services });
+  await app.register(mcpPlugin, { services });
   await app.register(consolePlugin, { dir: config.consoleDir });
 
   const html = consoleHtml(config.consoleDir);
@@ -42,5 +44,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     return reply.code(404).send(errorBody(`Route ${req.method} ${url} not found`, 'NOT_FOUND'));
   });
+  // The listener answers at once; slow upstreams connect in the background.
+  app.addHook('onReady', async () => void services.startServers());
   return app;
 }

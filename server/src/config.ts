@@ -30,6 +30,8 @@ const envSchema = z
     SSL_CERT_PATH: z.string().optional(),
     SSL_KEY_PATH: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    MCP_SESSION_TTL: duration.default(1800),
+    MCP_ALLOWED_HOSTS: z.string().default(''),
     BODY_LIMIT: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   })
   .superRefine((env, ctx) => {
@@ -55,6 +57,12 @@ export type Config = Readonly<{
   /** Folder of the built console; absent when it is not built. */
   consoleDir: string;
   version: string;
+  /** The process environment at boot, for `${VAR}` in server configs. */
+  environment: Readonly<Record<string, string | undefined>>;
+  /** Agent MCP sessions idle this long are closed. */
+  mcpSessionTtlSeconds: number;
+  /** Extra host names the MCP routes answer to (DNS-rebinding defence). */
+  allowedHosts: readonly string[];
 }>;
 
 export class ConfigError extends Error {}
@@ -98,6 +106,9 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     bodyLimit: e.BODY_LIMIT,
     consoleDir: defaultConsoleDir,
     version,
+    environment: Object.freeze({ ...env }),
+    mcpSessionTtlSeconds: e.MCP_SESSION_TTL,
+    allowedHosts: Object.freeze(e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     ...overrides,
   };
   return Object.freeze(config);

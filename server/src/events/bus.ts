@@ -1,6 +1,10 @@
 /** Events that cross services and reach live subscribers. */
 export type HubEvents = {
   'settings.changed': { revision: number; at: string };
+  /** An upstream's status changed. */
+  'server.status': { name: string; status: string; error: string | null; at: string };
+  /** What agents can see changed (tools, prompts, resources, enable flags, groups). */
+  'catalog.changed': { version: number };
 };
 
 export type Topic = keyof HubEvents;

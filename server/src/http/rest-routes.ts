@@ -3,7 +3,11 @@ export type RequestParts = {
   body: Record<string, unknown> | undefined;
   params: Record<string, string>;
   query: Record<string, string | string[]>;
+  /** `<scheme>://<host>` as the client reached Hub. */
+  origin: string;
 };
+
+const b = (r: RequestParts) => r.body ?? {};
 
 /** How a procedure's result becomes a response body. */
 export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download';
@@ -31,6 +35,45 @@ export const restRoutes: RestRoute[] = [
 
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },
+  { method: 'GET', url: '/api/servers', call: (c) => c.servers.list() },
+  { method: 'GET', url: '/api/servers/:name', call: (c, r) => c.servers.get({ name: r.params.name! }) },
+  { method: 'POST', url: '/api/servers', call: (c, r) => c.servers.create(b(r) as never) },
+  { method: 'PUT', url: '/api/servers/:name', call: (c, r) => c.servers.update({ ...b(r), name: r.params.name } as never) },
+  { method: 'DELETE', url: '/api/servers/:name', call: (c, r) => c.servers.remove({ name: r.params.name! }), reply: 'message' },
+  { method: 'POST', url: '/api/servers/:name/toggle', call: (c, r) => c.servers.toggle({ ...b(r), name: r.params.name } as never) },
+  ...(['tools', 'prompts'] as const).flatMap((kind): RestRoute[] => {
+    const param = kind === 'tools' ? 'toolName' : 'promptName';
+    const base = `/api/servers/:serverName/${kind}/:${param}`;
+    const at = (r: RequestParts) => ({ kind, server: r.params.serverName!, item: r.params[param]! });
+    return [
+      { method: 'POST', url: `${base}/toggle`, call: (c, r) => c.servers.toggleItem({ ...b(r), ...at(r) } as never) },
+      { method: 'PUT', url: `${base}/description`, call: (c, r) => c.servers.describeItem({ ...b(r), ...at(r) } as never) },
+      { method: 'DELETE', url: `${base}/description`, call: (c, r) => c.servers.resetItemDescription(at(r)) },
+    ];
+  }),
+
+  {
+    method: 'POST',
+    url: '/api/tools/call/:server',
+    call: (c, r) => c.tools.callTool({ ...b(r), server: r.params.server } as never),
+  },
+  {
+    method: 'GET',
+    url: '/api/tools/:serverName/:toolName',
+    call: (c, r) => c.tools.callOpen({ server: r.params.serverName!, toolName: r.params.toolName!, arguments: r.query }),
+  },
+  {
+    method: 'POST',
+    url: '/api/tools/:serverName/:toolName',
+    call: (c, r) => c.tools.callOpen({ server: r.params.serverName!, toolName: r.params.toolName!, arguments: b(r) }),
+  },
+  { method: 'GET', url: '/api/openapi.json', call: (c, r) => c.tools.openapi({ baseUrl: r.origin }), reply: 'raw' },
+  {
+    method: 'POST',
+    url: '/api/mcp/:serverName/prompts/:promptName',
+    call: (c, r) => c.tools.getPrompt({ ...b(r), server: r.params.serverName, prompt: r.params.promptName } as never),
+  },
+
   {
     method: 'GET',
     url: '/api/mcp-settings/export',

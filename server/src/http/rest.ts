@@ -78,6 +78,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             body: req.body as Record<string, unknown> | undefined,
             params: req.params as Record<string, string>,
             query: req.query as Record<string, string>,
+            origin: `${req.protocol}://${req.host}`,
           });
           return shape(route, reply, data);
         } catch (err) {

@@ -2,11 +2,15 @@ import { router } from '../trpc/init';
 import { authRouter } from './auth';
 import { settingsRouter } from './settings';
 import { systemRouter } from './system';
+import { serversRouter } from './servers';
+import { toolsRouter } from './tools';
 
 export const appRouter = router({
   system: systemRouter,
   auth: authRouter,
   settings: settingsRouter,
+  servers: serversRouter,
+  tools: toolsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,12 @@ import { MemoryBus, type EventBus } from '../events/bus';
 import { TokenService } from '../auth/tokens';
 import { AuthService } from './auth';
 import { SettingsService } from './settings';
+import { ServersService } from './servers';
+import { ToolsService } from './tools';
+import { ServerRegistry } from '../servers/registry';
+import { Catalog } from '../mcp/catalog';
+import { SessionTable } from '../mcp/sessions';
+import type { AgentServerDeps } from '../mcp/agent-server';
 
 export type Services = {
   config: Config;
@@ -12,7 +18,15 @@ export type Services = {
   bus: EventBus;
   auth: AuthService;
   settings: SettingsService;
+  registry: ServerRegistry;
+  catalog: Catalog;
+  servers: ServersService;
+  tools: ToolsService;
+  sessions: SessionTable;
+  agentDeps: AgentServerDeps;
   startedAt: number;
+  /** Connects the enabled servers; resolves when each has had a first attempt. */
+  startServers(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -32,15 +46,31 @@ export async function createServices(config: Config): Promise<{ services: Servic
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
   );
   const generatedAdminPassword = await auth.bootstrapAdmin(config.adminUsername, config.adminPassword);
+  const registry = new ServerRegistry(store, bus, config);
+  await registry.init();
+  const catalog = new Catalog(store, registry, bus);
+  const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000);
+  // Settings edits reach the live connections whichever door they came through.
+  const stopSync = store.onChange(() => void registry.sync());
   const services: Services = {
     config,
     store,
     bus,
     auth,
     settings,
+    registry,
+    catalog,
+    servers: new ServersService(store, registry, catalog),
+    tools: new ToolsService(registry, catalog),
+    sessions,
+    agentDeps: { catalog, registry, bus, version: config.version },
     startedAt: Date.now(),
+    startServers: () => registry.sync(),
     async close() {
       stopRelay();
+      stopSync();
+      await sessions.closeAll();
+      await registry.stopAll();
       await store.close();
     },
   };

@@ -1,0 +1,62 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+
+const loopback = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+function hostOf(value: string): string {
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * DNS-rebinding defence for the MCP routes (the SDK's own check is Express
+ * middleware): a Hub bound to loopback answers only loopback or configured
+ * host names, and a browser Origin must name an allowed host.
+ */
+export function hostAllowed(services: Services, req: FastifyRequest): string | null {
+  const allowed = new Set([...loopback, ...services.config.allowedHosts]);
+  const baseUrl = services.settings.systemConfig().install?.baseUrl;
+  if (baseUrl) allowed.add(hostOf(baseUrl));
+  const bindsAll = services.config.host === '0.0.0.0' || services.config.host === '::';
+  if (!bindsAll) allowed.add(hostOf(services.config.host));
+  const host = hostOf(req.headers.host ?? '');
+  const checkHost = !bindsAll || services.config.allowedHosts.length > 0;
+  if (checkHost && !allowed.has(host)) return `Host ${req.headers.host} is not allowed`;
+  const origin = req.headers.origin;
+  if (origin && origin !== 'null') {
+    const o = hostOf(origin);
+    if (!allowed.has(o) && o !== host) return `Origin ${origin} is not allowed`;
+  }
+  return null;
+}
+
+/** Bearer auth of the MCP routes; null principal when `routing.enableBearerAuth` is off. */
+export async function mcpPrincipal(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ ok: true; principal: Principal | null } | { ok: false }> {
+  if (!services.settings.routing().enableBearerAuth) return { ok: true, principal: null };
+  const header = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!m) {
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="hub"')
+      .send({ success: false, error: 'Bearer token required', message: 'Bearer token required', code: 'UNAUTHORIZED' });
+    return { ok: false };
+  }
+  const resolved = await services.auth.resolveToken(m[1]!);
+  if ('error' in resolved) {
+    reply
+      .code(401)
+      .header('www-authenticate', `Bearer realm="hub", error="invalid_token", error_description="${resolved.error}"`)
+      .send({ success: false, error: resolved.error, message: resolved.error, code: 'UNAUTHORIZED' });
+    return { ok: false };
+  }
+  return { ok: true, principal: resolved };
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../services';
+import { createAgentServer } from '../mcp/agent-server';
+import { findGroup } from '../mcp/catalog';
+import type { AgentSession } from '../mcp/sessions';
+import { hostAllowed, mcpPrincipal } from './mcp-guard';
+
+type Params = { group?: string };
+
+function rpcError(reply: FastifyReply, status: number, message: string, code = -32000) {
+  return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Agent-facing MCP endpoints: streamable HTTP and legacy SSE, at Hub's and MCPHub's paths. */
+export async function mcpPlugin(app: FastifyInstance, opts: { services: Services }) {
+  const { services } = opts;
+  const sessions = services.sessions;
+
+  /** Which catalog scope a route serves, or a reply explaining why none. */
+  const resolveScope = (group: string | undefined, reply: FastifyReply): string | null => {
+    const routing = services.settings.routing();
+    if (group === undefined) {
+      if (!routing.enableGlobalRoute) return (rpcError(reply, 403, 'The global MCP route is disabled (routing.enableGlobalRoute)'), null);
+      return 'all';
+    }
+    const settings = services.store.get();
+    const byId = settings.groups.find((g) => g.id === group);
+    if (byId) return `group:${byId.id}`;
+    const byName = findGroup(settings, group);
+    if (byName) {
+      if (!routing.enableGroupNameRoute) return (rpcError(reply, 403, 'Routing by group name is disabled (routing.enableGroupNameRoute)'), null);
+      return `group:${byName.id}`;
+    }
+    if (settings.mcpServers[group]) return `server:${group}`;
+    return (rpcError(reply, 404, `No group or server named ${group}`), null);
+  };
+
+  const admit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const refused = hostAllowed(services, req);
+    if (refused) return (rpcError(reply, 403, refused), null);
+    const auth = await mcpPrincipal(services, req, reply);
+    if (!auth.ok) return null;
+    const scopeKey = resolveScope((req.params as Params).group, reply);
+    if (!scopeKey) return null;
+    return { principal: auth.principal, scopeKey };
+  };
+
+  const sessionFor = (req: FastifyRequest, reply: FastifyReply, username: string | null): AgentSession | null => {
+    const id = req.headers['mcp-session-id'] as string;
+    const s = sessions.get(id);
+    if (!s || s.kind !== 'streamable') return (rpcError(reply, 404, 'Session not found', -32001), null);
+    if (s.username !== username) return (rpcError(reply, 403, 'Session belongs to another user'), null);
+    return s;
+  };
+
+  const streamable = async (req: FastifyRequest, reply: FastifyReply) => {
+    const admitted = await admit(req, reply);
+    if (!admitted) return reply;
+    const username = admitted.principal?.username ?? null;
+    const sessionId = req.headers['mcp-session-id'];
+    if (sessionId) {
+      const s = sessionFor(req, reply, username);
+      if (!s) return reply;
+      reply.hijack();
+      if (req.method === 'GET') {
+        s.openStreams++;
+        reply.raw.once('close', () => s.openStreams--);
+      }
+      await (s.transport as StreamableHTTPServerTransport).handleRequest(req.raw, reply.raw, req.body);
+      return reply;
+    }
+    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, username);
+    const body = req.body;
+    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+    if (req.method !== 'POST' || !initializing) {
+      return rpcError(reply, 400, 'Bad Request: no valid session id; send initialize first');
+    }
+    const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.add({ id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, lastSeen: Date.now(), openStreams: 0, dispose });
+      },
+      onsessionclosed: (id) => void sessions.close(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) void sessions.close(transport.sessionId);
+      else dispose();
+    };
+    await server.connect(transport);
+    reply.hijack();
+    await transport.handleRequest(req.raw, reply.raw, body);
+    return reply;
+  };
+
+  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, username: string | null) => {
+    const { server, dispose } = createAgentServer(services.agentDeps, scopeKey);
+    reply.hijack();
+    const transport = new SSEServerTransport(messagesPath, reply.raw);
+    const session: AgentSession = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, lastSeen: Date.now(), openStreams: 1, dispose };
+    sessions.add(session);
+    reply.raw.once('close', () => {
+      session.openStreams = 0;
+      void sessions.close(session.id);
+    });
+    await server.connect(transport);
+    return reply;
+  };
+
+  const sseRoute = async (req: FastifyRequest, reply: FastifyReply) => {
+    const admitted = await admit(req, reply);
+    if (!admitted) return reply;
+    return legacySse(req, reply, admitted.scopeKey, admitted.principal?.username ?? null);
+  };
+
+  const messagesPath = '/messages';
+  const messages = async (req: FastifyRequest, reply: FastifyReply) => {
+    const refused = hostAllowed(services, req);
+    if (refused) return rpcError(reply, 403, refused);
+    const auth = await mcpPrincipal(services, req, reply);
+    if (!auth.ok) return reply;
+    const id = (req.query as { sessionId?: string }).sessionId ?? '';
+    const s = sessions.get(id);
+    if (!s || s.kind !== 'sse') return rpcError(reply, 404, 'Session not found', -32001);
+    if (s.username !== (auth.principal?.username ?? null)) return rpcError(reply, 403, 'Session belongs to another user');
+    reply.hijack();
+    await (s.transport as SSEServerTransport).handlePostMessage(req.raw, reply.raw, req.body);
+    return reply;
+  };
+
+  const bodyLimit = Math.max(services.config.bodyLimit, 4 * 1024 * 1024);
+  for (const url of ['/api/mcp', '/api/mcp/group/:group', '/mcp', '/mcp/:group']) {
+    app.route({ method: ['GET', 'POST', 'DELETE'], url, bodyLimit, handler: streamable });
+  }
+  for (const url of ['/api/sse', '/api/sse/group/:group', '/sse', '/sse/:group']) {
+    app.get(url, sseRoute);
+  }
+  for (const url of [messagesPath, '/api/messages']) app.post(url, { bodyLimit }, messages);
+}

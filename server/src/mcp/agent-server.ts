@@ -1,0 +1,128 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  ResultSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog, Scope } from './catalog';
+import type { ServerRegistry } from '../servers/registry';
+import type { AgentLink, CallOptions } from '../servers/upstream';
+import type { EventBus } from '../events/bus';
+import { describe } from '../servers/mcp-upstream';
+
+export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; version: string };
+
+type Extra = {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification: (n: never) => Promise<void>;
+  sendRequest: (r: never, schema: typeof ResultSchema) => Promise<unknown>;
+};
+
+function callOptions(extra: Extra): CallOptions {
+  const agent: AgentLink = {
+    sendRequest: (request) => extra.sendRequest(request as never, ResultSchema),
+    sendNotification: (notification) => extra.sendNotification(notification as never),
+  };
+  const token = extra._meta?.progressToken;
+  return {
+    signal: extra.signal,
+    agent,
+    onprogress:
+      token === undefined
+        ? undefined
+        : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } } as never).catch(() => undefined),
+  };
+}
+
+function signatures(scope: Scope | null): [tools: string, prompts: string, resources: string] {
+  if (!scope) return ['', '', ''];
+  return [
+    scope.tools.map((t) => `${t.name}\u0001${t.tool.description ?? ''}`).join('\u0002'),
+    scope.prompts.map((p) => `${p.name}\u0001${p.prompt.description ?? ''}`).join('\u0002'),
+    scope.resources.map((r) => r.resource.uri).join('\u0002'),
+  ];
+}
+
+/** The MCP server one agent session talks to: the catalog of its scope, forwarded to upstreams. */
+export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { server: Server; dispose: () => void } {
+  const { catalog, registry } = deps;
+  const server = new Server(
+    { name: 'hub', version: deps.version },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+        logging: {},
+      },
+    },
+  );
+  const scope = (): Scope => {
+    const s = catalog.scope(scopeKey);
+    if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${scopeKey.replace(/^\w+:/, '')} no longer exists`);
+    return s;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: scope().tools.map((t) => t.tool) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const exposed = scope().toolIndex.get(req.params.name);
+    if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
+    const upstream = registry.upstream(exposed.server);
+    if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
+    try {
+      return await upstream.callTool(exposed.original, req.params.arguments ?? {}, callOptions(extra as unknown as Extra));
+    } catch (err) {
+      if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
+      return { isError: true, content: [{ type: 'text', text: `Error calling ${req.params.name}: ${describe(err)}` }] };
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: scope().prompts.map((p) => p.prompt) }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    const exposed = scope().promptIndex.get(req.params.name);
+    if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${req.params.name} not found`);
+    const upstream = registry.upstream(exposed.server);
+    if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
+    return upstream.getPrompt(exposed.original, req.params.arguments ?? {}, callOptions(extra as unknown as Extra));
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: scope().resources.map((r) => r.resource) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: scope().templates.map((t) => t.template) }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    const s = scope();
+    const uri = req.params.uri;
+    const owner =
+      s.resourceIndex.get(uri) ??
+      s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
+    const upstream = owner ? registry.upstream(owner) : undefined;
+    if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
+    return upstream.readResource(uri, callOptions(extra as unknown as Extra));
+  });
+
+  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+
+  // Tell the agent only when what it can see really changed.
+  let last = signatures(catalog.scope(scopeKey));
+  const off = deps.bus.subscribe('catalog.changed', () => {
+    const now = signatures(catalog.scope(scopeKey));
+    const [tools, prompts, resources] = now.map((sig, i) => sig !== last[i]);
+    last = now;
+    if (tools) void server.sendToolListChanged().catch(() => undefined);
+    if (prompts) void server.sendPromptListChanged().catch(() => undefined);
+    if (resources) void server.sendResourceListChanged().catch(() => undefined);
+  });
+  return { server, dispose: off };
+}

@@ -1,0 +1,150 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Group, SettingsFile } from '@hub/contract';
+import type { Store } from '../store/store';
+import type { EventBus } from '../events/bus';
+import type { ServerRegistry } from '../servers/registry';
+import { assignNames } from './naming';
+
+export type ExposedTool = { name: string; server: string; original: string; tool: Tool };
+export type ExposedPrompt = { name: string; server: string; original: string; prompt: Prompt };
+
+/** What one route (all servers, a group, or one server) exposes; built once per change, read on every call. */
+export type Scope = {
+  tools: ExposedTool[];
+  toolIndex: Map<string, ExposedTool>;
+  /** By `<server>\u0000<original name>`, for REST calls that name the upstream tool. */
+  toolByOriginal: Map<string, ExposedTool>;
+  prompts: ExposedPrompt[];
+  promptIndex: Map<string, ExposedPrompt>;
+  promptByOriginal: Map<string, ExposedPrompt>;
+  resources: Array<{ server: string; resource: Resource }>;
+  resourceIndex: Map<string, string>;
+  templates: Array<{ server: string; template: ResourceTemplate }>;
+};
+
+type Selection = { tools: 'all' | Set<string>; prompts: 'all' | Set<string>; resources: 'all' | Set<string> };
+
+function toSel(v: 'all' | string[] | undefined): 'all' | Set<string> {
+  return v === undefined || v === 'all' ? 'all' : new Set(v);
+}
+
+export function findGroup(settings: Readonly<SettingsFile>, idOrName: string): Group | undefined {
+  return settings.groups.find((g) => g.id === idOrName) ?? settings.groups.find((g) => g.name === idOrName);
+}
+
+/** The exposed catalog per scope, cached until something that affects it changes. */
+export class Catalog {
+  private cache = new Map<string, Scope | null>();
+  private names?: { tools: Map<string, Map<string, string>>; prompts: Map<string, Map<string, string>> };
+  version = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly registry: ServerRegistry,
+    private readonly bus: EventBus,
+  ) {
+    store.onChange(() => this.invalidate());
+    registry.onChange((_name, what) => {
+      if (what !== 'status') this.invalidate();
+    });
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+    this.names = undefined;
+    this.version++;
+    this.bus.publish('catalog.changed', { version: this.version });
+  }
+
+  private separator(): string {
+    return this.store.get().systemConfig.nameSeparator ?? '-';
+  }
+
+  /** The exposed name of one server's tool or prompt (for views), if it has one. */
+  exposedName(kind: 'tools' | 'prompts', server: string, name: string): string | undefined {
+    return this.allNames()[kind].get(server)?.get(name);
+  }
+
+  /** Exposed names are global, so a tool keeps its name on every route. */
+  private allNames() {
+    if (this.names) return this.names;
+    const settings = this.store.get();
+    const toolPairs: Array<[string, string]> = [];
+    const promptPairs: Array<[string, string]> = [];
+    for (const server of Object.keys(settings.mcpServers)) {
+      const st = this.registry.state(server);
+      for (const t of st?.tools ?? []) toolPairs.push([server, t.name]);
+      for (const p of st?.prompts ?? []) promptPairs.push([server, p.name]);
+    }
+    this.names = { tools: assignNames(toolPairs, this.separator()), prompts: assignNames(promptPairs, this.separator()) };
+    return this.names;
+  }
+
+  /** `all`, `group:<id or name>` or `server:<name>`; null when the group or server does not exist. */
+  scope(key: string): Scope | null {
+    let scope = this.cache.get(key);
+    if (scope === undefined) {
+      scope = this.build(key);
+      this.cache.set(key, scope);
+    }
+    return scope;
+  }
+
+  private selections(key: string): Map<string, Selection> | null {
+    const settings = this.store.get();
+    const all = (names: string[]) => new Map(names.map((n) => [n, { tools: 'all', prompts: 'all', resources: 'all' } as Selection]));
+    if (key === 'all') return all(Object.keys(settings.mcpServers));
+    if (key.startsWith('server:')) {
+      const name = key.slice(7);
+      return settings.mcpServers[name] ? all([name]) : null;
+    }
+    const group = findGroup(settings, key.slice(6));
+    if (!group) return null;
+    const sel = new Map<string, Selection>();
+    for (const entry of group.servers) {
+      if (typeof entry === 'string') sel.set(entry, { tools: 'all', prompts: 'all', resources: 'all' });
+      else sel.set(entry.name, { tools: toSel(entry.tools), prompts: toSel(entry.prompts), resources: toSel(entry.resources) });
+    }
+    return sel;
+  }
+
+  private build(key: string): Scope | null {
+    const sel = this.selections(key);
+    if (!sel) return null;
+    const settings = this.store.get();
+    const names = this.allNames();
+    const scope: Scope = { tools: [], toolIndex: new Map(), toolByOriginal: new Map(), prompts: [], promptIndex: new Map(), promptByOriginal: new Map(), resources: [], resourceIndex: new Map(), templates: [] };
+    for (const [server, pick] of [...sel].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const cfg = settings.mcpServers[server];
+      const st = this.registry.state(server);
+      if (!cfg || cfg.enabled === false || !st) continue;
+      const picked = (set: 'all' | Set<string>, original: string, exposed: string) => set === 'all' || set.has(original) || set.has(exposed);
+      for (const tool of st.tools) {
+        const override = cfg.tools?.[tool.name];
+        const name = names.tools.get(server)?.get(tool.name);
+        if (!name || override?.enabled === false || !picked(pick.tools, tool.name, name)) continue;
+        const exposed: ExposedTool = { name, server, original: tool.name, tool: { ...tool, name, description: override?.description ?? tool.description } };
+        scope.tools.push(exposed);
+        scope.toolIndex.set(name, exposed);
+        scope.toolByOriginal.set(`${server}\u0000${tool.name}`, exposed);
+      }
+      for (const prompt of st.prompts) {
+        const override = cfg.prompts?.[prompt.name];
+        const name = names.prompts.get(server)?.get(prompt.name);
+        if (!name || override?.enabled === false || !picked(pick.prompts, prompt.name, name)) continue;
+        const exposed: ExposedPrompt = { name, server, original: prompt.name, prompt: { ...prompt, name, description: override?.description ?? prompt.description } };
+        scope.prompts.push(exposed);
+        scope.promptIndex.set(name, exposed);
+        scope.promptByOriginal.set(`${server}\u0000${prompt.name}`, exposed);
+      }
+      for (const resource of st.resources) {
+        if (cfg.resources?.[resource.uri]?.enabled === false || !picked(pick.resources, resource.uri, resource.uri)) continue;
+        if (scope.resourceIndex.has(resource.uri)) continue;
+        scope.resources.push({ server, resource });
+        scope.resourceIndex.set(resource.uri, server);
+      }
+      if (pick.resources === 'all') for (const template of st.resourceTemplates) scope.templates.push({ server, template });
+    }
+    return scope;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+export type AgentSession = {
+  id: string;
+  kind: 'streamable' | 'sse';
+  transport: Transport;
+  server: Server;
+  scopeKey: string;
+  username: string | null;
+  lastSeen: number;
+  openStreams: number;
+  dispose: () => void;
+};
+
+/** Every live agent session; idle ones (no open stream, no request for `ttlMs`) are reaped. */
+export class SessionTable {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly reaper: NodeJS.Timeout;
+
+  constructor(private readonly ttlMs: number) {
+    this.reaper = setInterval(() => this.reap(), Math.min(Math.max(ttlMs / 2, 1000), 60_000));
+    this.reaper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): AgentSession | undefined {
+    const s = this.sessions.get(id);
+    if (s) s.lastSeen = Date.now();
+    return s;
+  }
+
+  add(session: AgentSession): void {
+    this.sessions.set(session.id, session);
+  }
+
+  /** Forgets the session and closes it (idempotent). */
+  async close(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    if (!s) return;
+    this.sessions.delete(id);
+    s.dispose();
+    await s.server.close().catch(() => undefined);
+  }
+
+  reap(now = Date.now()): void {
+    for (const s of this.sessions.values()) {
+      if (s.openStreams === 0 && now - s.lastSeen > this.ttlMs) void this.close(s.id);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.reaper);
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+}

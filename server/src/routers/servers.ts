@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { tracked } from '@trpc/server';
+import { itemKinds, resourceName, serverConfigInput } from '@hub/contract';
+import { requires, router } from '../trpc/init';
+import { iterateTopic } from '../events/iterate';
+
+const name = z.object({ name: z.string().min(1) });
+const item = z.object({ kind: z.enum(itemKinds), server: z.string().min(1), item: z.string().min(1) });
+
+export const serversRouter = router({
+  list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list()),
+  get: requires('servers:read').input(name).query(({ ctx, input }) => ctx.services.servers.view(input.name)),
+  create: requires('servers:write')
+    .input(z.object({ name: resourceName, config: serverConfigInput }))
+    .mutation(({ ctx, input }) => ctx.services.servers.create(ctx.principal, input.name, input.config)),
+  update: requires('servers:write')
+    .input(z.object({ name: z.string().min(1), config: serverConfigInput }))
+    .mutation(({ ctx, input }) => ctx.services.servers.update(ctx.principal, input.name, input.config)),
+  remove: requires('servers:write').input(name).mutation(async ({ ctx, input }) => {
+    await ctx.services.servers.remove(input.name);
+    return { message: `Server ${input.name} deleted` };
+  }),
+  toggle: requires('servers:write')
+    .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.services.servers.toggle(input.name, input.enabled)),
+  toggleItem: requires('tools:write')
+    .input(item.extend({ enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { enabled: input.enabled })),
+  describeItem: requires('tools:write')
+    .input(item.extend({ description: z.string().max(10_000) }))
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: input.description })),
+  /** Restores the upstream's own description. */
+  resetItemDescription: requires('tools:write')
+    .input(item)
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: null })),
+
+  /** Status changes of every server, live. */
+  onStatus: requires('servers:read').subscription(async function* ({ ctx, signal }) {
+    const feed = iterateTopic(ctx.services.bus, 'server.status', { signal, maxQueue: 500 });
+    let seq = 0;
+    try {
+      for await (const { payload } of feed) yield tracked(`${Date.now()}-${++seq}`, payload);
+    } finally {
+      await feed.return(undefined);
+    }
+  }),
+});

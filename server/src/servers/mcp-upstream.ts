@@ -1,0 +1,284 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  GetPromptResultSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ReadResourceResultSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { inferServerType, type ServerConfig, type ServerType } from '@hub/contract';
+import { GroupStdioTransport } from './stdio-transport';
+import { fetchLists } from './lists';
+import { Supervisor } from './supervisor';
+import { UpstreamError, type AgentLink, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
+
+export type McpUpstreamOptions = {
+  name: string;
+  /** Configuration with `${VAR}` already expanded. */
+  config: ServerConfig;
+  events: UpstreamEvents;
+  /** Extra environment for stdio children (package index settings). */
+  installEnv: Record<string, string>;
+  cached?: UpstreamLists;
+  authProvider?: OAuthClientProvider;
+  version: string;
+};
+
+const DEFAULT_TIMEOUT = 60_000;
+
+/** An upstream spoken to over MCP: stdio, SSE or streamable HTTP. */
+export class McpUpstream implements Upstream {
+  readonly name: string;
+  readonly state: UpstreamState;
+  private readonly type: ServerType;
+  private client?: Client;
+  private transport?: Transport;
+  private readonly supervisor: Supervisor;
+  private readonly agents: AgentLink[] = [];
+  private keepAlive?: NodeJS.Timeout;
+
+  constructor(private readonly opts: McpUpstreamOptions) {
+    this.name = opts.name;
+    this.type = inferServerType(opts.config);
+    const cached = opts.cached;
+    this.state = {
+      status: 'connecting',
+      error: null,
+      cached: Boolean(cached),
+      tools: cached?.tools ?? [],
+      prompts: cached?.prompts ?? [],
+      resources: cached?.resources ?? [],
+      resourceTemplates: cached?.resourceTemplates ?? [],
+      reconnects: 0,
+    };
+    this.supervisor = new Supervisor({
+      connect: () => this.connect(),
+      disconnect: () => this.disconnect(),
+      onRetry: () => {
+        this.state.reconnects++;
+      },
+    });
+  }
+
+  private get timeout(): number {
+    return this.opts.config.timeout ?? DEFAULT_TIMEOUT;
+  }
+
+  private setStatus(status: UpstreamState['status'], error: string | null = null): void {
+    this.state.status = status;
+    this.state.error = error;
+    if (status !== 'oauth_required') this.state.authorizationUrl = undefined;
+    this.opts.events.onChange(this.name, 'status');
+  }
+
+  start(): Promise<void> {
+    return this.supervisor.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.supervisor.stop();
+  }
+
+  private makeTransport(): Transport {
+    const cfg = this.opts.config;
+    const headers = cfg.headers ?? {};
+    if (this.type === 'stdio') {
+      const t = new GroupStdioTransport({
+        command: cfg.command!,
+        args: cfg.args ?? [],
+        env: { ...getDefaultEnvironment(), ...this.opts.installEnv, ...(cfg.env ?? {}) },
+      });
+      t.onstderr = (line) => this.opts.events.onLog?.(this.name, 'info', line);
+      return t;
+    }
+    const url = new URL(cfg.url!);
+    if (this.type === 'sse') {
+      return new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+        authProvider: this.opts.authProvider,
+      });
+    }
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider: this.opts.authProvider });
+  }
+
+  /** One connection attempt; throws to let the supervisor retry with backoff. */
+  private async connect(): Promise<void> {
+    this.setStatus('connecting', this.state.error);
+    const transport = this.makeTransport();
+    const client = new Client(
+      { name: 'hub', version: this.opts.version },
+      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+    );
+    this.installHandlers(client);
+    try {
+      await client.connect(transport, { timeout: this.timeout });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      if (err instanceof UnauthorizedError) {
+        this.setStatus('oauth_required', 'Authorization required');
+        throw Object.assign(err, { permanent: true });
+      }
+      this.setStatus('error', describe(err));
+      throw err;
+    }
+    this.client = client;
+    this.transport = transport;
+    this.state.pid = transport instanceof GroupStdioTransport ? transport.pid : undefined;
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.clearKeepAlive();
+      this.setStatus('disconnected', this.type === 'stdio' ? 'Process exited' : 'Connection closed');
+      this.supervisor.dropped();
+    };
+    await this.refreshLists(client);
+    this.setStatus('connected');
+    this.startKeepAlive(client);
+  }
+
+  private async disconnect(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    this.clearKeepAlive();
+    await client?.close().catch(() => undefined);
+  }
+
+  private startKeepAlive(client: Client): void {
+    const interval = this.opts.config.keepAliveInterval ?? (this.type === 'sse' ? 60_000 : 0);
+    if (!interval) return;
+    this.keepAlive = setInterval(() => {
+      client.ping({ timeout: Math.min(interval, 10_000) }).catch(() => {
+        if (this.client === client) void client.close();
+      });
+    }, interval);
+    this.keepAlive.unref();
+  }
+
+  private clearKeepAlive(): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+  }
+
+  private async refreshLists(client: Client): Promise<void> {
+    const lists = await fetchLists(client, this.timeout);
+    Object.assign(this.state, lists, { cached: false });
+    this.opts.events.onChange(this.name, 'lists');
+  }
+
+  private installHandlers(client: Client): void {
+    const refresh = () => void this.refreshLists(client).catch((err) => this.opts.events.onLog?.(this.name, 'warn', `refresh failed: ${describe(err)}`));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
+      this.opts.events.onLog?.(this.name, n.params.level, data);
+      await this.currentAgent()?.sendNotification(n as never).catch(() => undefined);
+    });
+    // Requests from the upstream go back to the agent whose call is running.
+    const forward = async (request: { method: string; params?: Record<string, unknown> }) => {
+      const agent = this.currentAgent();
+      if (!agent) throw new Error(`No agent is connected to answer ${request.method}`);
+      return (await agent.sendRequest(request)) as never;
+    };
+    client.setRequestHandler(CreateMessageRequestSchema, (req) => forward(req as never));
+    client.setRequestHandler(ElicitRequestSchema, (req) => forward(req as never));
+    client.setRequestHandler(ListRootsRequestSchema, async (req) => (this.currentAgent() ? forward(req as never) : { roots: [] }));
+  }
+
+  private currentAgent(): AgentLink | undefined {
+    return this.agents[this.agents.length - 1];
+  }
+
+  private async ready(signal?: AbortSignal): Promise<Client> {
+    if (this.client && this.state.status === 'connected') return this.client;
+    await this.supervisor.waitConnected(this.timeout, signal).catch(() => undefined);
+    if (!this.client) throw new UpstreamError(`Server ${this.name} is not connected: ${this.state.error ?? this.state.status}`, 'not_connected');
+    return this.client;
+  }
+
+  /** Runs a request with the agent attached; an HTTP session that vanished is rebuilt and the request sent once more. */
+  private async run<T>(opts: CallOptions | undefined, send: (client: Client) => Promise<T>): Promise<T> {
+    const agent = opts?.agent;
+    if (agent) this.agents.push(agent);
+    try {
+      const client = await this.ready(opts?.signal);
+      try {
+        return await send(client);
+      } catch (err) {
+        if (this.type === 'stdio' || !isSessionLost(err) || opts?.signal?.aborted) throw err;
+        await this.supervisor.reconnectNow();
+        return await send(await this.ready(opts?.signal));
+      }
+    } finally {
+      if (agent) this.agents.splice(this.agents.lastIndexOf(agent), 1);
+    }
+  }
+
+  private requestOptions(opts?: CallOptions) {
+    return {
+      signal: opts?.signal,
+      timeout: this.timeout,
+      resetTimeoutOnProgress: true,
+      onprogress: opts?.onprogress,
+    };
+  }
+
+  callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    return this.run(opts, (c) =>
+      c.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(opts)) as Promise<CallToolResult>,
+    );
+  }
+
+  getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult> {
+    return this.run(opts, (c) =>
+      c.request({ method: 'prompts/get', params: { name, arguments: args } }, GetPromptResultSchema, this.requestOptions(opts)),
+    );
+  }
+
+  readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
+    return this.run(opts, (c) =>
+      c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, this.requestOptions(opts)),
+    );
+  }
+
+  async finishAuth(code: string): Promise<void> {
+    const transport = this.makeTransport() as StreamableHTTPClientTransport | SSEClientTransport;
+    await transport.finishAuth(code);
+    await this.supervisor.reconnectNow();
+  }
+
+  markAuthorizationUrl(url: string): void {
+    this.state.authorizationUrl = url;
+    this.setStatus('oauth_required', 'Authorization required');
+    this.state.authorizationUrl = url;
+  }
+}
+
+function isSessionLost(err: unknown): boolean {
+  if (err instanceof StreamableHTTPError && (err.code === 404 || err.code === 400)) return true;
+  const msg = describe(err);
+  return /session not found|not connected|fetch failed|ECONNREFUSED|ECONNRESET|SSE stream disconnected|socket hang up/i.test(msg);
+}
+
+export function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ? `${err.message} (${cause.code})` : err.message;
+  }
+  return String(err);
+}

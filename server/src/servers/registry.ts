@@ -1,0 +1,138 @@
+import path from 'node:path';
+import type { ServerConfig } from '@hub/contract';
+import { inferServerType } from '@hub/contract';
+import type { Config } from '../config';
+import type { Store } from '../store/store';
+import type { EventBus } from '../events/bus';
+import { expandEnv } from './expand';
+import { McpUpstream } from './mcp-upstream';
+import { OpenApiUpstream } from './openapi-upstream';
+import { ToolCache } from './tool-cache';
+import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
+
+type Entry = { upstream: Upstream; fingerprint: string };
+
+// Keys that only change what is exposed, not how to connect.
+const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled']);
+
+function fingerprint(cfg: ServerConfig): string {
+  return JSON.stringify(Object.entries(cfg).filter(([k]) => !exposureKeys.has(k)).sort());
+}
+
+/** Keeps one live upstream per enabled server, in step with the stored configuration. */
+export class ServerRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly cache: ToolCache;
+  private readonly listeners = new Set<(name: string, what: 'status' | 'lists' | 'removed') => void>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly config: Config,
+  ) {
+    this.cache = new ToolCache(path.join(config.dataDir, 'tool-cache.json'));
+  }
+
+  async init(): Promise<void> {
+    await this.cache.load();
+  }
+
+  onChange(listener: (name: string, what: 'status' | 'lists' | 'removed') => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(name: string, what: 'status' | 'lists' | 'removed'): void {
+    for (const l of this.listeners) l(name, what);
+  }
+
+  private readonly events: UpstreamEvents = {
+    onChange: (name, what) => {
+      const entry = this.entries.get(name);
+      if (!entry) return;
+      const st = entry.upstream.state;
+      if (what === 'lists') this.cache.set(name, st);
+      else this.bus.publish('server.status', { name, status: st.status, error: st.error, at: new Date().toISOString() });
+      this.emit(name, what);
+    },
+  };
+
+  upstream(name: string): Upstream | undefined {
+    return this.entries.get(name)?.upstream;
+  }
+
+  /** Live state, or the cached lists with `disabled` status for servers that are off. */
+  state(name: string): UpstreamState | undefined {
+    const live = this.entries.get(name)?.upstream.state;
+    if (live) return live;
+    const cfg = this.store.get().mcpServers[name];
+    if (!cfg) return undefined;
+    const cached = this.cache.get(name);
+    return {
+      status: 'disabled',
+      error: null,
+      cached: true,
+      reconnects: 0,
+      tools: cached?.tools ?? [],
+      prompts: cached?.prompts ?? [],
+      resources: cached?.resources ?? [],
+      resourceTemplates: cached?.resourceTemplates ?? [],
+    };
+  }
+
+  private create(name: string, cfg: ServerConfig): Upstream {
+    const expanded = expandEnv(cfg, this.config.environment);
+    const cached: UpstreamLists | undefined = this.cache.get(name);
+    const install = this.store.get().systemConfig.install ?? {};
+    if (inferServerType(cfg) === 'openapi') {
+      return new OpenApiUpstream({ name, config: expanded, events: this.events, cached });
+    }
+    const installEnv: Record<string, string> = {};
+    if (install.pythonIndexUrl) Object.assign(installEnv, { UV_DEFAULT_INDEX: install.pythonIndexUrl, PIP_INDEX_URL: install.pythonIndexUrl });
+    if (install.jsPackageRegistry) installEnv.npm_config_registry = install.jsPackageRegistry;
+    return new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, version: this.config.version });
+  }
+
+  /**
+   * Brings the live upstreams in line with the settings: starts new and
+   * re-enabled servers, restarts changed ones, stops removed and disabled ones.
+   * New connections start at most `concurrency` at a time.
+   */
+  async sync(concurrency = 4): Promise<void> {
+    if (this.stopped) return;
+    const servers = this.store.get().mcpServers;
+    const toStart: Array<[string, ServerConfig]> = [];
+    for (const [name, entry] of this.entries) {
+      const cfg = servers[name];
+      if (!cfg || cfg.enabled === false || fingerprint(cfg) !== entry.fingerprint) {
+        this.entries.delete(name);
+        void entry.upstream.stop();
+        if (!cfg) this.cache.delete(name);
+        this.emit(name, cfg ? 'status' : 'removed');
+      }
+    }
+    for (const [name, cfg] of Object.entries(servers)) {
+      if (cfg.enabled !== false && !this.entries.has(name)) toStart.push([name, cfg]);
+    }
+    for (const [name, cfg] of toStart) {
+      this.entries.set(name, { upstream: this.create(name, cfg), fingerprint: fingerprint(cfg) });
+    }
+    const queue = toStart.map(([name]) => name);
+    const worker = async () => {
+      for (let name = queue.shift(); name; name = queue.shift()) {
+        const up = this.entries.get(name)?.upstream;
+        if (up) await up.start();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  }
+
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map((e) => e.upstream.stop()));
+    await this.cache.flush();
+  }
+}

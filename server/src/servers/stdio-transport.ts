@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+// Every live child's process group, so an exiting Hub can take them all down.
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
+});
+
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd?: string };
+
+/**
+ * Like the SDK's stdio client transport, but the child leads its own process
+ * group: closing kills the child and every grandchild (npx, uvx, shells).
+ */
+export class GroupStdioTransport implements Transport {
+  private child?: ChildProcess;
+  private readonly buffer = new ReadBuffer();
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Lines the child wrote to stderr. */
+  onstderr?: (line: string) => void;
+
+  constructor(private readonly params: StdioParams) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: this.params.env,
+        cwd: this.params.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        shell: false,
+      });
+      this.child = child;
+      child.on('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.on('spawn', () => {
+        if (child.pid) liveGroups.add(child.pid);
+        resolve();
+      });
+      child.on('close', () => {
+        if (child.pid) liveGroups.delete(child.pid);
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin!.on('error', (err) => this.onerror?.(err));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        this.drain();
+      });
+      child.stdout!.on('error', (err) => this.onerror?.(err));
+      let partial = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) if (line.trim()) this.onstderr?.(line);
+      });
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      try {
+        const message = this.buffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (err) {
+        this.onerror?.(err as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      const stdin = this.child?.stdin;
+      if (!stdin) throw new Error('Not connected');
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child?.pid) return;
+    const pgid = child.pid;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin?.end();
+    killGroup(pgid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(pgid, 'SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+    // Grandchildren that ignored SIGTERM and outlived the leader.
+    killGroup(pgid, 'SIGKILL');
+    liveGroups.delete(pgid);
+    this.buffer.clear();
+  }
+}

@@ -1,0 +1,71 @@
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerStatus } from '@hub/contract';
+
+/** The agent on whose behalf a call runs: where upstream requests and notifications go back to. */
+export type AgentLink = {
+  sendRequest: (request: { method: string; params?: Record<string, unknown> }) => Promise<unknown>;
+  sendNotification: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+};
+
+export type CallOptions = {
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  agent?: AgentLink;
+};
+
+export type UpstreamLists = {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+};
+
+export type UpstreamState = UpstreamLists & {
+  status: ServerStatus;
+  error: string | null;
+  /** Set while the server waits for an operator to authorize it. */
+  authorizationUrl?: string;
+  /** When the lists came from the cache of a previous run, not from the live server. */
+  cached: boolean;
+  pid?: number;
+  reconnects: number;
+};
+
+/** One upstream server as the hub sees it, whatever its type. */
+export interface Upstream {
+  readonly name: string;
+  readonly state: Readonly<UpstreamState>;
+  /** Starts connecting; resolves once the first attempt has settled (never rejects). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult>;
+  getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult>;
+  readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult>;
+  /** Completes an OAuth authorization started by this upstream. */
+  finishAuth?(code: string): Promise<void>;
+}
+
+export type UpstreamEvents = {
+  /** Status or lists changed. */
+  onChange: (name: string, what: 'status' | 'lists') => void;
+  /** A line of upstream output or an MCP log message. */
+  onLog?: (name: string, level: string, message: string) => void;
+};
+
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'not_connected' | 'timeout' | 'upstream' | 'http',
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,150 @@
+import { TRPCError } from '@trpc/server';
+import {
+  inferServerType,
+  type ItemKind,
+  type PromptView,
+  type ServerConfig,
+  type ServerView,
+  type ToolView,
+} from '@hub/contract';
+import type { Store } from '../store/store';
+import type { ServerRegistry } from '../servers/registry';
+import type { Catalog } from '../mcp/catalog';
+import type { Principal } from '../auth/principal';
+
+const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
+
+/** Server configurations and their enable flags and descriptions, as operators change them. */
+export class ServersService {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: ServerRegistry,
+    private readonly catalog: Catalog,
+  ) {}
+
+  private config(name: string): ServerConfig {
+    const cfg = this.store.get().mcpServers[name];
+    if (!cfg) throw notFound(`Server ${name}`);
+    return cfg;
+  }
+
+  view(name: string): ServerView {
+    const cfg = this.config(name);
+    const st = this.registry.state(name)!;
+    const tools: ToolView[] = st.tools.map((t) => {
+      const o = cfg.tools?.[t.name];
+      return {
+        name: t.name,
+        exposedName: this.catalog.exposedName('tools', name, t.name),
+        description: o?.description ?? t.description ?? '',
+        ...(o?.description !== undefined ? { originalDescription: t.description ?? '' } : {}),
+        enabled: o?.enabled !== false,
+        inputSchema: t.inputSchema,
+      };
+    });
+    const prompts: PromptView[] = st.prompts.map((p) => {
+      const o = cfg.prompts?.[p.name];
+      return {
+        name: p.name,
+        exposedName: this.catalog.exposedName('prompts', name, p.name),
+        description: o?.description ?? p.description ?? '',
+        ...(o?.description !== undefined ? { originalDescription: p.description ?? '' } : {}),
+        enabled: o?.enabled !== false,
+        arguments: p.arguments,
+      };
+    });
+    return {
+      name,
+      type: inferServerType(cfg),
+      status: cfg.enabled === false ? 'disabled' : st.status,
+      error: st.error,
+      enabled: cfg.enabled !== false,
+      owner: cfg.owner,
+      authorizationUrl: st.authorizationUrl,
+      tools,
+      prompts,
+      resources: st.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description })),
+      config: cfg as Record<string, unknown>,
+      reconnects: st.reconnects,
+    };
+  }
+
+  list(): ServerView[] {
+    return Object.keys(this.store.get().mcpServers).map((n) => this.view(n));
+  }
+
+  private checkCreator(principal: Principal, cfg: ServerConfig): void {
+    if (inferServerType(cfg) === 'stdio' && principal.role !== 'admin') {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'Only admins can add or change stdio servers: they run commands on the host' });
+    }
+  }
+
+  async create(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
+    this.checkCreator(principal, config);
+    await this.store.update((s) => {
+      if (s.mcpServers[name]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${name} already exists` });
+      s.mcpServers[name] = { ...config, owner: config.owner ?? principal.username };
+    });
+    await this.registry.sync();
+    return this.view(name);
+  }
+
+  async update(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
+    this.checkCreator(principal, config);
+    await this.store.update((s) => {
+      const old = s.mcpServers[name];
+      if (!old) throw notFound(`Server ${name}`);
+      // Overrides made through the toggle and description endpoints survive a config edit that omits them.
+      s.mcpServers[name] = {
+        ...config,
+        tools: config.tools ?? old.tools,
+        prompts: config.prompts ?? old.prompts,
+        resources: config.resources ?? old.resources,
+        owner: config.owner ?? old.owner,
+      };
+    });
+    await this.registry.sync();
+    return this.view(name);
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.store.update((s) => {
+      if (!s.mcpServers[name]) throw notFound(`Server ${name}`);
+      delete s.mcpServers[name];
+      for (const g of s.groups) g.servers = g.servers.filter((e) => (typeof e === 'string' ? e : e.name) !== name);
+      for (const u of s.users) if (u.servers) u.servers = u.servers.filter((n) => n !== name);
+    });
+    await this.registry.sync();
+  }
+
+  async toggle(name: string, enabled: boolean): Promise<ServerView> {
+    await this.store.update((s) => {
+      const cfg = s.mcpServers[name];
+      if (!cfg) throw notFound(`Server ${name}`);
+      cfg.enabled = enabled;
+    });
+    await this.registry.sync();
+    return this.view(name);
+  }
+
+  /** Sets the enabled flag or description of one tool or prompt; `description: null` restores the upstream's. */
+  async setItem(server: string, kind: ItemKind, item: string, change: { enabled?: boolean; description?: string | null }) {
+    const st = this.registry.state(server);
+    const known = kind === 'tools' ? st?.tools.some((t) => t.name === item) : st?.prompts.some((p) => p.name === item);
+    const stored = this.store.get().mcpServers[server]?.[kind]?.[item];
+    if (!this.store.get().mcpServers[server]) throw notFound(`Server ${server}`);
+    if (!known && !stored) throw notFound(`${kind === 'tools' ? 'Tool' : 'Prompt'} ${item} of server ${server}`);
+    await this.store.update((s) => {
+      const cfg = s.mcpServers[server];
+      if (!cfg) throw notFound(`Server ${server}`);
+      const map = (cfg[kind] ??= {});
+      const entry = { ...map[item] };
+      if (change.enabled !== undefined) entry.enabled = change.enabled;
+      if (change.description === null) delete entry.description;
+      else if (change.description !== undefined) entry.description = change.description;
+      if (entry.enabled === undefined) entry.enabled = true;
+      map[item] = entry;
+    });
+    return this.view(server)[kind].find((i) => i.name === item) ?? null;
+  }
+}

@@ -1,0 +1,80 @@
+import { TRPCError } from '@trpc/server';
+import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerRegistry } from '../servers/registry';
+import type { Catalog, ExposedTool } from '../mcp/catalog';
+import { coerceArguments } from '../mcp/coerce';
+import { UpstreamError } from '../servers/upstream';
+import { describe } from '../servers/mcp-upstream';
+
+export type ToolCallResult = CallToolResult & { toolName: string; arguments: Record<string, unknown> };
+
+function upstreamFailure(err: unknown): TRPCError {
+  if (err instanceof TRPCError) return err;
+  if (err instanceof UpstreamError && err.kind === 'not_connected') return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: err.message });
+  if (/timed? ?out/i.test(describe(err))) return new TRPCError({ code: 'GATEWAY_TIMEOUT', message: describe(err) });
+  return new TRPCError({ code: 'BAD_GATEWAY', message: describe(err) });
+}
+
+/** Tool calls and prompt gets made through REST (agents use the MCP routes). */
+export class ToolsService {
+  constructor(
+    private readonly registry: ServerRegistry,
+    private readonly catalog: Catalog,
+  ) {}
+
+  /** The enabled tool of a server, by its upstream name or its exposed name. */
+  findTool(server: string, toolName: string): ExposedTool {
+    const scope = this.catalog.scope(`server:${server}`);
+    if (!scope) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
+    const tool = scope.toolByOriginal.get(`${server}\u0000${toolName}`) ?? scope.toolIndex.get(toolName);
+    if (!tool) throw new TRPCError({ code: 'NOT_FOUND', message: `Tool ${toolName} not found on server ${server}, or disabled` });
+    return tool;
+  }
+
+  async call(server: string, toolName: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+    const tool = this.findTool(server, toolName);
+    const upstream = this.registry.upstream(server);
+    if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
+    const coerced = coerceArguments(args, tool.tool.inputSchema);
+    try {
+      const result = await upstream.callTool(tool.original, coerced);
+      return { ...result, toolName: tool.original, arguments: coerced };
+    } catch (err) {
+      throw upstreamFailure(err);
+    }
+  }
+
+  async getPrompt(server: string, promptName: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const scope = this.catalog.scope(`server:${server}`);
+    if (!scope) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
+    const prompt = scope.promptByOriginal.get(`${server}\u0000${promptName}`) ?? scope.promptIndex.get(promptName);
+    if (!prompt) throw new TRPCError({ code: 'NOT_FOUND', message: `Prompt ${promptName} not found on server ${server}, or disabled` });
+    const upstream = this.registry.upstream(server);
+    if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
+    try {
+      return await upstream.getPrompt(prompt.original, args);
+    } catch (err) {
+      throw upstreamFailure(err);
+    }
+  }
+
+  /** An OpenAPI 3 document of the exposed tools, for OpenAPI-compatible clients. */
+  openApiDocument(baseUrl: string, version: string) {
+    const scope = this.catalog.scope('all');
+    const paths: Record<string, unknown> = {};
+    for (const t of scope?.tools ?? []) {
+      const path = `/api/tools/${encodeURIComponent(t.server)}/${encodeURIComponent(t.original)}`;
+      paths[path] = {
+        post: {
+          operationId: t.name,
+          summary: t.tool.title ?? t.original,
+          description: t.tool.description,
+          tags: [t.server],
+          requestBody: { required: true, content: { 'application/json': { schema: t.tool.inputSchema } } },
+          responses: { '200': { description: 'Tool result', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      };
+    }
+    return { openapi: '3.1.0', info: { title: 'Hub tools', version }, servers: [{ url: baseUrl }], paths };
+  }
+}
