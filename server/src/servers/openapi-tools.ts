@@ -13,7 +13,7 @@ export type Operation = {
 };
 
 function toolNameFor(method: string, path: string): string {
-  return `${method}_${path}`.replace(/[{}]/g, '').replace(/[^A-Za-z0-9_]+/g, '_').replace(/_+$/, '');
+  return `${method}_${path}`.replace(/[{}]/g, '').replace(/[^A-Za-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/_$/, '');
 }
 
 /** One tool per operation of a dereferenced OpenAPI 3 document. */

@@ -47,8 +47,8 @@ export class OpenApiUpstream implements Upstream {
     const cfg = this.opts.config;
     this.set('connecting', this.state.error);
     try {
-      const source = cfg.openapi?.schema ?? cfg.openapi?.url ?? cfg.url!;
-      const doc = (await SwaggerParser.dereference(structuredClone(source) as never)) as Record<string, any>;
+      const source = cfg.openapi?.schema ?? (await this.fetchDocument(cfg.openapi?.url ?? cfg.url!));
+      const doc = (await SwaggerParser.dereference(structuredClone(source) as never, { resolve: { external: false } })) as Record<string, any>;
       if (!String(doc.openapi ?? '').startsWith('3')) throw new Error('only OpenAPI 3 documents are supported');
       const ops = operationsOf(doc);
       this.ops = new Map(ops.map((o) => [o.tool.name, o]));
@@ -65,6 +65,18 @@ export class OpenApiUpstream implements Upstream {
     } catch (err) {
       this.set('error', `Cannot load OpenAPI document: ${describe(err)}`);
       throw err;
+    }
+  }
+
+  /** Fetched here, with the server's headers, rather than by the parser (which refuses loopback hosts). */
+  private async fetchDocument(url: string): Promise<unknown> {
+    const res = await fetch(url, { headers: { accept: 'application/json', ...(this.opts.config.headers ?? {}) }, signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+    const text = await res.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`${url} is not a JSON document`);
     }
   }
 
