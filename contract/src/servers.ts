@@ -27,6 +27,8 @@ export const serverConfigSchema = z
     owner: z.string().optional(),
     keepAliveInterval: z.number().int().positive().optional(),
     timeout: z.number().int().positive().optional(),
+    /** Prefix of the names agents see instead of the server name; '' exposes names as they are. */
+    namePrefix: z.string().max(40).regex(/^[A-Za-z0-9_.-]*$/, 'may hold only A-Z a-z 0-9 _ . -').optional(),
     openapi: z
       .looseObject({
         url: z.string().optional(),

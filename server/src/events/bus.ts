@@ -5,6 +5,8 @@ export type HubEvents = {
   'server.status': { name: string; status: string; error: string | null; at: string };
   /** What agents can see changed (tools, prompts, resources, enable flags, groups). */
   'catalog.changed': { version: number };
+  /** An upstream resource that agents may have subscribed to changed. */
+  'resource.updated': { server: string; uri: string };
 };
 
 export type Topic = keyof HubEvents;

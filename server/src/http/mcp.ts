@@ -8,6 +8,7 @@ import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
 import type { AgentSession } from '../mcp/sessions';
 import { hostAllowed, mcpPrincipal } from './mcp-guard';
+import { SessionEventStore } from '../mcp/event-store';
 
 type Params = { group?: string };
 
@@ -82,6 +83,8 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new SessionEventStore(),
+      retryInterval: 1000,
       onsessioninitialized: (id) => {
         sessions.add({ id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, lastSeen: Date.now(), openStreams: 0, dispose });
       },

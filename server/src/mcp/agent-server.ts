@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -11,6 +12,8 @@ import {
   ReadResourceRequestSchema,
   ResultSchema,
   SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog, Scope } from './catalog';
@@ -44,6 +47,8 @@ function callOptions(extra: Extra): CallOptions {
   };
 }
 
+const emptyCompletion = { completion: { values: [], total: 0, hasMore: false } };
+
 function signatures(scope: Scope | null): [tools: string, prompts: string, resources: string] {
   if (!scope) return ['', '', ''];
   return [
@@ -62,8 +67,9 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
         logging: {},
+        completions: {},
       },
     },
   );
@@ -101,15 +107,44 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: scope().resources.map((r) => r.resource) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: scope().templates.map((t) => t.template) }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+  const resourceOwner = (uri: string) => {
     const s = scope();
-    const uri = req.params.uri;
-    const owner =
-      s.resourceIndex.get(uri) ??
-      s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
+    const owner = s.resourceIndex.get(uri) ?? s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
     const upstream = owner ? registry.upstream(owner) : undefined;
     if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
-    return upstream.readResource(uri, callOptions(extra as unknown as Extra));
+    return upstream;
+  };
+
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
+    resourceOwner(req.params.uri).readResource(req.params.uri, callOptions(extra as unknown as Extra)),
+  );
+
+  // Subscriptions are kept per agent: the upstream is subscribed, and its updates go to the agents that asked.
+  const subscribed = new Set<string>();
+  server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    await resourceOwner(req.params.uri).forward('resources/subscribe', { uri: req.params.uri }, callOptions(extra as unknown as Extra));
+    subscribed.add(req.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+    subscribed.delete(req.params.uri);
+    await resourceOwner(req.params.uri).forward('resources/unsubscribe', { uri: req.params.uri }, callOptions(extra as unknown as Extra)).catch(() => undefined);
+    return {};
+  });
+  const offUpdates = deps.bus.subscribe('resource.updated', ({ uri }) => {
+    if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+    const ref = req.params.ref;
+    const opts = callOptions(extra as unknown as Extra);
+    if (ref.type === 'ref/prompt') {
+      const p = scope().promptIndex.get(ref.name);
+      const upstream = p ? registry.upstream(p.server) : undefined;
+      if (!p || !upstream) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+      return upstream.forward('completion/complete', { ...req.params, ref: { ...ref, name: p.original } }, opts).catch(() => emptyCompletion);
+    }
+    return resourceOwner(ref.uri).forward('completion/complete', req.params, opts).catch(() => emptyCompletion);
   });
 
   server.setRequestHandler(SetLevelRequestSchema, () => ({}));
@@ -124,5 +159,11 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
     if (prompts) void server.sendPromptListChanged().catch(() => undefined);
     if (resources) void server.sendResourceListChanged().catch(() => undefined);
   });
-  return { server, dispose: off };
+  return {
+    server,
+    dispose: () => {
+      off();
+      offUpdates();
+    },
+  };
 }

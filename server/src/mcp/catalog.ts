@@ -76,7 +76,11 @@ export class Catalog {
       for (const t of st?.tools ?? []) toolPairs.push([server, t.name]);
       for (const p of st?.prompts ?? []) promptPairs.push([server, p.name]);
     }
-    this.names = { tools: assignNames(toolPairs, this.separator()), prompts: assignNames(promptPairs, this.separator()) };
+    const prefixOf = (server: string) => settings.mcpServers[server]?.namePrefix ?? server;
+    this.names = {
+      tools: assignNames(toolPairs, this.separator(), prefixOf),
+      prompts: assignNames(promptPairs, this.separator(), prefixOf),
+    };
     return this.names;
   }
 

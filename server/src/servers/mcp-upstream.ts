@@ -14,6 +14,8 @@ import {
   PromptListChangedNotificationSchema,
   ReadResourceResultSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ResultSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type GetPromptResult,
@@ -184,6 +186,7 @@ export class McpUpstream implements Upstream {
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh);
     client.setNotificationHandler(PromptListChangedNotificationSchema, refresh);
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void this.opts.events.onResourceUpdated?.(this.name, n.params.uri));
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       this.opts.events.onLog?.(this.name, n.params.level, data);
@@ -254,6 +257,10 @@ export class McpUpstream implements Upstream {
     return this.run(opts, (c) =>
       c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, this.requestOptions(opts)),
     );
+  }
+
+  forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>> {
+    return this.run(opts, (c) => c.request({ method, params } as never, ResultSchema, this.requestOptions(opts)));
   }
 
   async finishAuth(code: string): Promise<void> {

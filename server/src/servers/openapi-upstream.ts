@@ -155,6 +155,10 @@ export class OpenApiUpstream implements Upstream {
     throw new UpstreamError('OpenAPI servers have no prompts', 'upstream');
   }
 
+  async forward(method: string): Promise<Record<string, unknown>> {
+    throw new UpstreamError(`OpenAPI servers do not answer ${method}`, 'upstream');
+  }
+
   async readResource(): Promise<ReadResourceResult> {
     throw new UpstreamError('OpenAPI servers have no resources', 'upstream');
   }

@@ -13,7 +13,7 @@ import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './u
 type Entry = { upstream: Upstream; fingerprint: string };
 
 // Keys that only change what is exposed, not how to connect.
-const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled']);
+const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled', 'namePrefix']);
 
 function fingerprint(cfg: ServerConfig): string {
   return JSON.stringify(Object.entries(cfg).filter(([k]) => !exposureKeys.has(k)).sort());
@@ -48,6 +48,7 @@ export class ServerRegistry {
   }
 
   private readonly events: UpstreamEvents = {
+    onResourceUpdated: (name, uri) => this.bus.publish('resource.updated', { server: name, uri }),
     onChange: (name, what) => {
       const entry = this.entries.get(name);
       if (!entry) return;

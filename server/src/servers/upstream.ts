@@ -49,6 +49,8 @@ export interface Upstream {
   callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult>;
   getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult>;
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult>;
+  /** Any other request (completion, resource subscriptions), passed through as it is. */
+  forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>>;
   /** Completes an OAuth authorization started by this upstream. */
   finishAuth?(code: string): Promise<void>;
 }
@@ -56,6 +58,8 @@ export interface Upstream {
 export type UpstreamEvents = {
   /** Status or lists changed. */
   onChange: (name: string, what: 'status' | 'lists') => void;
+  /** The upstream says a resource changed. */
+  onResourceUpdated?: (name: string, uri: string) => void;
   /** A line of upstream output or an MCP log message. */
   onLog?: (name: string, level: string, message: string) => void;
 };
