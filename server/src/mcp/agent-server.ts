@@ -31,20 +31,34 @@ type Extra = {
   sendRequest: (r: never, schema: typeof ResultSchema) => Promise<unknown>;
 };
 
-function callOptions(extra: Extra): CallOptions {
-  const agent: AgentLink = {
-    sendRequest: (request) => extra.sendRequest(request as never, ResultSchema),
-    sendNotification: (notification) => extra.sendNotification(notification as never),
+/**
+ * Options that tie an upstream call to the agent that made it. Notifications
+ * (progress, logs) are sent in order and awaited before the result goes out:
+ * a progress update that trailed the result would be dropped by the client.
+ */
+function callOptions(extra: Extra): CallOptions & { flushed: () => Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  const notify = (n: { method: string; params?: Record<string, unknown> }) => {
+    chain = chain.then(() => extra.sendNotification(n as never)).catch(() => undefined);
+    return chain;
   };
   const token = extra._meta?.progressToken;
   return {
     signal: extra.signal,
-    agent,
-    onprogress:
-      token === undefined
-        ? undefined
-        : (p) => void extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } } as never).catch(() => undefined),
+    agent: { sendRequest: (request) => extra.sendRequest(request as never, ResultSchema), sendNotification: notify },
+    onprogress: token === undefined ? undefined : (p) => void notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
+    flushed: () => chain,
   };
+}
+
+/** Runs an upstream call for an agent and returns once its notifications went out. */
+async function forAgent<T>(extra: unknown, run: (opts: CallOptions) => Promise<T>): Promise<T> {
+  const opts = callOptions(extra as Extra);
+  try {
+    return await run(opts);
+  } finally {
+    await opts.flushed();
+  }
 }
 
 const emptyCompletion = { completion: { values: [], total: 0, hasMore: false } };
@@ -87,7 +101,7 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
     const upstream = registry.upstream(exposed.server);
     if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
     try {
-      return await upstream.callTool(exposed.original, req.params.arguments ?? {}, callOptions(extra as unknown as Extra));
+      return await forAgent(extra, (opts) => upstream.callTool(exposed.original, req.params.arguments ?? {}, opts));
     } catch (err) {
       if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
       return { isError: true, content: [{ type: 'text', text: `Error calling ${req.params.name}: ${describe(err)}` }] };
@@ -101,7 +115,7 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
     if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${req.params.name} not found`);
     const upstream = registry.upstream(exposed.server);
     if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
-    return upstream.getPrompt(exposed.original, req.params.arguments ?? {}, callOptions(extra as unknown as Extra));
+    return forAgent(extra, (opts) => upstream.getPrompt(exposed.original, req.params.arguments ?? {}, opts));
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: scope().resources.map((r) => r.resource) }));
@@ -116,19 +130,19 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
   };
 
   server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
-    resourceOwner(req.params.uri).readResource(req.params.uri, callOptions(extra as unknown as Extra)),
+    forAgent(extra, (opts) => resourceOwner(req.params.uri).readResource(req.params.uri, opts)),
   );
 
   // Subscriptions are kept per agent: the upstream is subscribed, and its updates go to the agents that asked.
   const subscribed = new Set<string>();
   server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
-    await resourceOwner(req.params.uri).forward('resources/subscribe', { uri: req.params.uri }, callOptions(extra as unknown as Extra));
+    await forAgent(extra, (opts) => resourceOwner(req.params.uri).forward('resources/subscribe', { uri: req.params.uri }, opts));
     subscribed.add(req.params.uri);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
     subscribed.delete(req.params.uri);
-    await resourceOwner(req.params.uri).forward('resources/unsubscribe', { uri: req.params.uri }, callOptions(extra as unknown as Extra)).catch(() => undefined);
+    await forAgent(extra, (opts) => resourceOwner(req.params.uri).forward('resources/unsubscribe', { uri: req.params.uri }, opts)).catch(() => undefined);
     return {};
   });
   const offUpdates = deps.bus.subscribe('resource.updated', ({ uri }) => {
@@ -137,7 +151,7 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
     const ref = req.params.ref;
-    const opts = callOptions(extra as unknown as Extra);
+    const opts = callOptions(extra as Extra);
     if (ref.type === 'ref/prompt') {
       const p = scope().promptIndex.get(ref.name);
       const upstream = p ? registry.upstream(p.server) : undefined;
