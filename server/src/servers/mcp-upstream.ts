@@ -5,7 +5,6 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   GetPromptResultSchema,
@@ -243,7 +242,8 @@ export class McpUpstream implements Upstream {
 
   callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
     return this.run(opts, (c) =>
-      c.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(opts)) as Promise<CallToolResult>,
+      // A loose schema: results pass through to the agent as the upstream sent them.
+      c.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema, this.requestOptions(opts)) as Promise<CallToolResult>,
     );
   }
 

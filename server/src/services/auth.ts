@@ -34,10 +34,16 @@ export function principalOf(u: UserRecord, session?: Principal['session']): Prin
 }
 
 export class AuthService {
+  // Verified tokens, so the MCP hot path does not re-verify a JWT on every call.
+  // Cleared on any settings change (logout, user edits), so revocation is immediate.
+  private readonly verified = new Map<string, { principal: Principal; until: number }>();
+
   constructor(
     private readonly store: Store,
     private readonly tokens: TokenService,
-  ) {}
+  ) {
+    store.onChange(() => this.verified.clear());
+  }
 
   findUser(username: string): UserRecord | undefined {
     return this.store.get().users.find((u) => u.username === username);
@@ -98,6 +104,18 @@ export class AuthService {
 
   /** Resolves a bearer token to the current state of its user. */
   async resolveToken(token: string): Promise<Principal | { error: string }> {
+    const hit = this.verified.get(token);
+    if (hit && hit.until > Date.now()) return hit.principal;
+    const resolved = await this.verifyToken(token);
+    if (!('error' in resolved)) {
+      if (this.verified.size > 10_000) this.verified.clear();
+      const until = Math.min(Date.now() + 60_000, (resolved.session?.exp ?? 0) * 1000);
+      this.verified.set(token, { principal: resolved, until });
+    }
+    return resolved;
+  }
+
+  private async verifyToken(token: string): Promise<Principal | { error: string }> {
     const claims = await this.tokens.verify(token);
     if ('error' in claims) return claims;
     if (this.store.get().revokedTokens?.some((t) => t.jti === claims.jti)) return { error: 'Token has been revoked' };

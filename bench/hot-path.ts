@@ -1,0 +1,162 @@
+/**
+ * The tool-call hot path, side by side: p50/p99 latency and calls/s at
+ * concurrency 1 and 32, and Hub's CPU per forwarded call.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { cpuMs, start, stop } from './procs';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.dirname(here);
+const everything = path.join(here, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const SEQ = Number(process.env.BENCH_CALLS ?? 2000);
+const CONC = 32;
+const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 6000);
+
+type Result = { name: string; p50: number; p99: number; rps1: number; p50c: number; p99c: number; rps32: number; cpu1?: number; cpu32?: number };
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+async function measure(name: string, make: () => Transport, tool: string, pid?: number): Promise<Result> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(make());
+  const call = (i: number) => client.callTool({ name: tool, arguments: { message: `m${i}` } });
+  for (let i = 0; i < 300; i++) await call(i);
+  // Concurrency 1
+  const lat: number[] = [];
+  let cpu0 = pid ? cpuMs(pid) : 0;
+  let t0 = performance.now();
+  for (let i = 0; i < SEQ; i++) {
+    const s = performance.now();
+    await call(i);
+    lat.push(performance.now() - s);
+  }
+  const seqMs = performance.now() - t0;
+  const cpu1 = pid ? (cpuMs(pid) - cpu0) / SEQ : undefined;
+  // Concurrency 32
+  const latc: number[] = [];
+  let next = 0;
+  cpu0 = pid ? cpuMs(pid) : 0;
+  t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONC }, async () => {
+      while (next < CONC_CALLS) {
+        const i = next++;
+        const s = performance.now();
+        await call(i);
+        latc.push(performance.now() - s);
+      }
+    }),
+  );
+  const concMs = performance.now() - t0;
+  const cpu32 = pid ? (cpuMs(pid) - cpu0) / CONC_CALLS : undefined;
+  await client.close();
+  return {
+    name,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    rps1: (SEQ / seqMs) * 1000,
+    p50c: pct(latc, 50),
+    p99c: pct(latc, 99),
+    rps32: (CONC_CALLS / concMs) * 1000,
+    cpu1,
+    cpu32,
+  };
+}
+
+async function hub() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hub-bench-'));
+  const p = await start(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    MCPHUB_SETTING_PATH: path.join(dir, 'mcp_settings.json'),
+    AUTH_PASSWORD: 'bench-pass-1',
+  }, /Hub listening on (\S+) /);
+  const url = /Hub listening on (\S+) /.exec(p.output())![1]!;
+  const login = await (await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'bench-pass-1' }) })).json();
+  const token = login.token as string;
+  const auth = { authorization: `Bearer ${token}` };
+  await fetch(`${url}/api/servers`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'everything', config: { command: process.execPath, args: [everything, 'stdio'] } }),
+  });
+  for (let i = 0; i < 100; i++) {
+    const s = await (await fetch(`${url}/api/servers/everything`, { headers: auth })).json();
+    if (s.data?.status === 'connected') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, auth, child: p.child, done: () => (stop(p.child), rmSync(dir, { recursive: true, force: true })) };
+}
+
+async function waitForPort(port: number) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export async function hotPath(): Promise<Result[]> {
+  const results: Result[] = [];
+  results.push(await measure('(a) direct stdio', () => new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }), 'echo'));
+
+  const nul = await start(process.execPath, [path.join(here, 'null-server.mjs')], {}, /PORT=\d+/);
+  const nullUrl = `http://127.0.0.1:${/PORT=(\d+)/.exec(nul.output())![1]}/mcp`;
+  results.push(await measure('(b) null MCP server (HTTP floor)', () => new StreamableHTTPClientTransport(new URL(nullUrl)), 'echo'));
+  await stop(nul.child);
+
+  const h = await hub();
+  const headers = h.auth;
+  results.push(await measure('(c) Hub /api/mcp', () => new StreamableHTTPClientTransport(new URL(`${h.url}/api/mcp`), { requestInit: { headers } }), 'everything-echo', h.child.pid));
+  results.push(
+    await measure(
+      '(d) Hub legacy SSE /sse',
+      () => new SSEClientTransport(new URL(`${h.url}/sse`), {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+      }),
+      'everything-echo',
+      h.child.pid,
+    ),
+  );
+  h.done();
+
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const proxy = await start(process.execPath, [path.join(here, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs'), '--port', String(port), '--host', '127.0.0.1', '--', process.execPath, everything, 'stdio'], {}, /starting server on port/i);
+  await waitForPort(port);
+  results.push(await measure('(e) mcp-proxy', () => new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), 'echo', proxy.child.pid));
+  await stop(proxy.child);
+  return results;
+}
+
+export function report(results: Result[]): string[] {
+  const f = (n: number | undefined, d = 3) => (n === undefined ? '-' : n.toFixed(d));
+  const lines = [
+    'scenario                               | c=1 p50 ms | c=1 p99 ms | c=1 calls/s | c=32 p50 ms | c=32 p99 ms | c=32 calls/s | CPU ms/call c=1 | c=32',
+    ...results.map((r) => `${r.name.padEnd(38)} | ${f(r.p50).padStart(10)} | ${f(r.p99).padStart(10)} | ${f(r.rps1, 0).padStart(11)} | ${f(r.p50c).padStart(11)} | ${f(r.p99c).padStart(11)} | ${f(r.rps32, 0).padStart(12)} | ${f(r.cpu1).padStart(15)} | ${f(r.cpu32)}`),
+  ];
+  const [a, b, c, d, e] = results as [Result, Result, Result, Result, Result];
+  const floor = a.p50 + b.p50;
+  lines.push(
+    '',
+    `Hub p50 at c=1 vs (a)+(b): ${f(c.p50)} vs ${f(floor)} ms -> +${f(c.p50 - floor)} ms (target <= +0.200)`,
+    `Hub legacy SSE p50 at c=1 vs (a)+(b): +${f(d.p50 - floor)} ms`,
+    `Hub calls/s at c=32 vs (b): ${f((c.rps32 / b.rps32) * 100, 1)}% (target >= 80%)`,
+    `Hub CPU per forwarded call: ${f(c.cpu1)} ms at c=1, ${f(c.cpu32)} ms at c=32 (target < 0.25)`,
+    `mcp-proxy p50 at c=1: +${f(e.p50 - floor)} ms over (a)+(b); calls/s at c=32 ${f((e.rps32 / b.rps32) * 100, 1)}% of (b); CPU ${f(e.cpu1)} ms/call`,
+  );
+  return lines;
+}
