@@ -116,3 +116,23 @@ export type ServerView = {
   config: Record<string, unknown>;
   reconnects: number;
 };
+
+/** `manifest.json` of an MCP bundle (.mcpb), the parts Hub uses. */
+export const bundleManifest = z.looseObject({
+  manifest_version: z.string().optional(),
+  dxt_version: z.string().optional(),
+  name: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.@-]+$/, 'may hold only A-Z a-z 0-9 _ . @ -'),
+  version: z.string().min(1),
+  description: z.string().optional(),
+  server: z.looseObject({
+    type: z.enum(['node', 'python', 'binary', 'uv']),
+    entry_point: z.string().min(1),
+    mcp_config: z.looseObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).optional(),
+    }),
+  }),
+  user_config: z.record(z.string(), z.looseObject({ default: z.unknown().optional() })).optional(),
+});
+export type BundleManifest = z.infer<typeof bundleManifest>;

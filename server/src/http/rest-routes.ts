@@ -5,6 +5,8 @@ export type RequestParts = {
   query: Record<string, string | string[]>;
   /** `<scheme>://<host>` as the client reached Hub. */
   origin: string;
+  /** The uploaded file, for routes with `upload`. */
+  file?: Buffer;
 };
 
 const b = (r: RequestParts) => r.body ?? {};
@@ -19,6 +21,8 @@ export type RestRoute = {
   reply?: ReplyShape;
   /** File name for `download` replies. */
   filename?: string;
+  /** Multipart field holding the uploaded file. */
+  upload?: string;
 };
 
 /** Each documented REST path, mapped onto exactly one procedure. */
@@ -40,6 +44,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', url: '/api/servers', call: (c, r) => c.servers.create(b(r) as never) },
   { method: 'PUT', url: '/api/servers/:name', call: (c, r) => c.servers.update({ ...b(r), name: r.params.name } as never) },
   { method: 'DELETE', url: '/api/servers/:name', call: (c, r) => c.servers.remove({ name: r.params.name! }), reply: 'message' },
+  { method: 'POST', url: '/api/mcpb/upload', upload: 'mcpbFile', call: (c, r) => c.servers.importBundle({ data: r.file as Uint8Array<ArrayBuffer> }) },
   { method: 'POST', url: '/api/servers/:name/toggle', call: (c, r) => c.servers.toggle({ ...b(r), name: r.params.name } as never) },
   ...(['tools', 'prompts'] as const).flatMap((kind): RestRoute[] => {
     const param = kind === 'tools' ? 'toolName' : 'promptName';

@@ -7,6 +7,8 @@ import { createContext } from '../trpc/context';
 import { describeError } from '../trpc/errors';
 import type { Services } from '../services';
 import { restRoutes, type RestRoute } from './rest-routes';
+import multipart from '@fastify/multipart';
+import { BUNDLE_LIMITS } from '../servers/bundle';
 
 export function errorBody(message: string, code: string, field?: string): ErrorEnvelope {
   return { success: false, error: message, message, code, ...(field ? { field } : {}) };
@@ -63,13 +65,19 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
     defaultJson(req, body as string, done);
   });
   app.setErrorHandler((err, _req, reply) => sendError(reply, err));
+  await app.register(multipart, { limits: { fileSize: BUNDLE_LIMITS.compressed, files: 1, fields: 10 } });
 
   for (const route of restRoutes) {
     app.route({
       method: route.method,
       url: route.url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        if (req.body !== undefined && !isPlainObject(req.body)) {
+        let file: Buffer | undefined;
+        if (route.upload) {
+          const got = await readUpload(req, route.upload);
+          if ('error' in got) return reply.code(got.status).send(errorBody(got.error, got.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', route.upload));
+          file = got.file;
+        } else if (req.body !== undefined && !isPlainObject(req.body)) {
           return reply.code(400).send(errorBody('body: must be a JSON object', 'BAD_REQUEST', 'body'));
         }
         try {
@@ -79,6 +87,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             params: req.params as Record<string, string>,
             query: req.query as Record<string, string>,
             origin: `${req.protocol}://${req.host}`,
+            file,
           });
           return shape(route, reply, data);
         } catch (err) {
@@ -87,4 +96,23 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
       },
     });
   }
+}
+
+/** The one file of a multipart upload, from the named field. */
+async function readUpload(req: FastifyRequest, field: string): Promise<{ file: Buffer } | { error: string; status: number }> {
+  if (!req.isMultipart()) return { error: `${field}: send the file as multipart/form-data`, status: 400 };
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file' && part.fieldname === field) {
+        const file = await part.toBuffer();
+        if (part.file.truncated) return { error: `${field}: file too large`, status: 413 };
+        return { file };
+      }
+      if (part.type === 'file') await part.toBuffer();
+    }
+  } catch (err) {
+    const e = err as { statusCode?: number; message?: string };
+    return { error: `${field}: ${e.message ?? 'bad upload'}`, status: e.statusCode === 413 ? 413 : 400 };
+  }
+  return { error: `${field}: is required (multipart file field)`, status: 400 };
 }

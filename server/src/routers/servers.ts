@@ -20,6 +20,12 @@ export const serversRouter = router({
     await ctx.services.servers.remove(input.name);
     return { message: `Server ${input.name} deleted` };
   }),
+  /** An MCP bundle (.mcpb): raw bytes from REST, base64 from WebSocket clients. */
+  importBundle: requires('servers:write')
+    .input(z.object({ data: z.union([z.instanceof(Uint8Array), z.base64()], { message: 'must be the bundle bytes or base64' }) }))
+    .mutation(({ ctx, input }) =>
+      ctx.services.servers.importBundle(ctx.principal, typeof input.data === 'string' ? Buffer.from(input.data, 'base64') : Buffer.from(input.data)),
+    ),
   toggle: requires('servers:write')
     .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.servers.toggle(input.name, input.enabled)),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config';
 import { LowdbStore } from '../store/lowdb-store';
 import type { Store } from '../store/store';
@@ -60,7 +61,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     settings,
     registry,
     catalog,
-    servers: new ServersService(store, registry, catalog),
+    servers: new ServersService(store, registry, catalog, path.join(config.dataDir, 'bundles')),
     tools: new ToolsService(registry, catalog),
     sessions,
     agentDeps: { catalog, registry, bus, version: config.version },

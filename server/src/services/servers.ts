@@ -11,6 +11,7 @@ import type { Store } from '../store/store';
 import type { ServerRegistry } from '../servers/registry';
 import type { Catalog } from '../mcp/catalog';
 import type { Principal } from '../auth/principal';
+import { bundleServerConfig, unpackBundle } from '../servers/bundle';
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
 
@@ -20,6 +21,7 @@ export class ServersService {
     private readonly store: Store,
     private readonly registry: ServerRegistry,
     private readonly catalog: Catalog,
+    private readonly bundlesDir: string,
   ) {}
 
   private config(name: string): ServerConfig {
@@ -87,6 +89,17 @@ export class ServersService {
     });
     await this.registry.sync();
     return this.view(name);
+  }
+
+  /** Installs an MCP bundle under the data folder and adds its server. */
+  async importBundle(principal: Principal, data: Buffer): Promise<ServerView> {
+    if (principal.role !== 'admin') {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'Only admins can install bundles: they run commands on the host' });
+    }
+    const { manifest, dir } = await unpackBundle(data, this.bundlesDir, (m) => {
+      if (this.store.get().mcpServers[m.name]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${m.name} already exists` });
+    });
+    return this.create(principal, manifest.name, bundleServerConfig(manifest, dir));
   }
 
   async update(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
