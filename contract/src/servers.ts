@@ -37,6 +37,8 @@ export const serverConfigSchema = z
         security: z.record(z.string(), z.unknown()).optional(),
       })
       .optional(),
+    /** OAuth client settings and the tokens Hub saved (MCPHub's field names). */
+    oauth: z.looseObject({ clientId: z.string().optional(), clientSecret: z.string().optional(), scopes: z.array(z.string()).optional() }).optional(),
     tools: z.record(z.string(), itemToggle).optional(),
     prompts: z.record(z.string(), itemToggle).optional(),
     resources: z.record(z.string(), itemToggle).optional(),

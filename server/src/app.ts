@@ -44,6 +44,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     return reply.code(404).send(errorBody(`Route ${req.method} ${url} not found`, 'NOT_FOUND'));
   });
+  app.addHook('onListen', async () => {
+    const addr = app.server.address();
+    if (addr && typeof addr === 'object') {
+      const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      services.runtime.origin = `${config.https ? 'https' : 'http'}://${host}:${addr.port}`;
+    }
+  });
   // The listener answers at once; slow upstreams connect in the background.
   app.addHook('onReady', async () => void services.startServers());
   return app;

@@ -12,7 +12,7 @@ export type RequestParts = {
 const b = (r: RequestParts) => r.body ?? {};
 
 /** How a procedure's result becomes a response body. */
-export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download';
+export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download' | 'html';
 
 export type RestRoute = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -31,6 +31,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/config', call: (c) => c.system.config() },
   { method: 'GET', url: '/public-config', call: (c) => c.system.publicConfig() },
 
+  { method: 'GET', url: '/oauth/callback', call: (c, r) => c.servers.oauthCallback(r.query as never), reply: 'html' },
   { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login' },
   { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message' },
   { method: 'GET', url: '/api/auth/verify', call: (c) => c.auth.verify() },

@@ -44,6 +44,11 @@ function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
     }
     case 'login':
       return { success: true, message: 'Login successful', ...(data as object), data };
+    case 'html': {
+      const { message } = data as { message: string };
+      reply.type('text/html; charset=utf-8');
+      return `<!doctype html><meta charset="utf-8"><title>Hub</title><p>${escapeHtml(message)}. You can close this window.</p>`;
+    }
     case 'download':
       reply.header('content-disposition', `attachment; filename="${route.filename}"`);
       reply.type('application/json');
@@ -52,6 +57,8 @@ function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
       return { success: true, data };
   }
 }
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tracked } from '@trpc/server';
 import { itemKinds, resourceName, serverConfigInput } from '@hub/contract';
-import { requires, router } from '../trpc/init';
+import { publicProcedure, requires, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
 
 const name = z.object({ name: z.string().min(1) });
@@ -39,6 +39,11 @@ export const serversRouter = router({
   resetItemDescription: requires('tools:write')
     .input(item)
     .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: null })),
+
+  /** Where an upstream's OAuth provider sends the user back; called by the provider, not by clients. */
+  oauthCallback: publicProcedure
+    .input(z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.servers.finishOAuth(input)),
 
   /** Status changes of every server, live. */
   onStatus: requires('servers:read').subscription(async function* ({ ctx, signal }) {

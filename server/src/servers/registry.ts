@@ -8,12 +8,14 @@ import { expandEnv } from './expand';
 import { McpUpstream } from './mcp-upstream';
 import { OpenApiUpstream } from './openapi-upstream';
 import { ToolCache } from './tool-cache';
+import { StoredOAuthProvider } from './oauth-provider';
 import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
 
 type Entry = { upstream: Upstream; fingerprint: string };
 
 // Keys that only change what is exposed, not how to connect.
-const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled', 'namePrefix']);
+// `oauth` holds tokens Hub itself saves; a new token must not restart the connection.
+const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled', 'namePrefix', 'oauth']);
 
 function fingerprint(cfg: ServerConfig): string {
   return JSON.stringify(Object.entries(cfg).filter(([k]) => !exposureKeys.has(k)).sort());
@@ -30,6 +32,8 @@ export class ServerRegistry {
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly config: Config,
+    /** Where OAuth providers send users back to: `<public origin>/oauth/callback`. */
+    private readonly callbackUrl: () => string,
   ) {
     this.cache = new ToolCache(path.join(config.dataDir, 'tool-cache.json'));
   }
@@ -92,7 +96,12 @@ export class ServerRegistry {
     const installEnv: Record<string, string> = {};
     if (install.pythonIndexUrl) Object.assign(installEnv, { UV_DEFAULT_INDEX: install.pythonIndexUrl, PIP_INDEX_URL: install.pythonIndexUrl });
     if (install.jsPackageRegistry) installEnv.npm_config_registry = install.jsPackageRegistry;
-    return new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, version: this.config.version });
+    const type = inferServerType(cfg);
+    let upstream: McpUpstream | undefined;
+    const authProvider =
+      type === 'stdio' ? undefined : new StoredOAuthProvider(name, this.store, this.callbackUrl, (url) => upstream?.markAuthorizationUrl(url));
+    upstream = new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, authProvider, version: this.config.version });
+    return upstream;
   }
 
   /**

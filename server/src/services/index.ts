@@ -26,6 +26,8 @@ export type Services = {
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   startedAt: number;
+  /** Facts known only once listening. */
+  runtime: { origin: string };
   /** Connects the enabled servers; resolves when each has had a first attempt. */
   startServers(): Promise<void>;
   close(): Promise<void>;
@@ -47,7 +49,9 @@ export async function createServices(config: Config): Promise<{ services: Servic
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
   );
   const generatedAdminPassword = await auth.bootstrapAdmin(config.adminUsername, config.adminPassword);
-  const registry = new ServerRegistry(store, bus, config);
+  const runtime = { origin: `http://${config.host}:${config.port}` };
+  const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
+  const registry = new ServerRegistry(store, bus, config, callbackUrl);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
   const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000);
@@ -66,6 +70,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     sessions,
     agentDeps: { catalog, registry, bus, version: config.version },
     startedAt: Date.now(),
+    runtime,
     startServers: () => registry.sync(),
     async close() {
       stopRelay();

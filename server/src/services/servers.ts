@@ -12,6 +12,15 @@ import type { ServerRegistry } from '../servers/registry';
 import type { Catalog } from '../mcp/catalog';
 import type { Principal } from '../auth/principal';
 import { bundleServerConfig, unpackBundle } from '../servers/bundle';
+import { serverForState } from '../servers/oauth-provider';
+
+const oauthSecrets = ['clientSecret', 'accessToken', 'refreshToken', 'pendingAuthorization'];
+
+function withoutOAuthSecrets(cfg: ServerConfig): Record<string, unknown> {
+  if (!cfg.oauth) return cfg as Record<string, unknown>;
+  const oauth = Object.fromEntries(Object.entries(cfg.oauth).filter(([k]) => !oauthSecrets.includes(k)));
+  return { ...cfg, oauth: { ...oauth, authorized: Boolean((cfg.oauth as { accessToken?: string }).accessToken) } };
+}
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
 
@@ -66,7 +75,7 @@ export class ServersService {
       tools,
       prompts,
       resources: st.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description })),
-      config: cfg as Record<string, unknown>,
+      config: withoutOAuthSecrets(cfg),
       reconnects: st.reconnects,
     };
   }
@@ -102,6 +111,21 @@ export class ServersService {
     return this.create(principal, manifest.name, bundleServerConfig(manifest, dir));
   }
 
+  /** Completes an upstream's OAuth authorization from the provider's redirect. */
+  async finishOAuth(input: { code?: string; state?: string; error?: string }): Promise<{ server: string; message: string }> {
+    if (input.error) throw new TRPCError({ code: 'BAD_REQUEST', message: `Authorization was refused: ${input.error}` });
+    if (!input.code || !input.state) throw new TRPCError({ code: 'BAD_REQUEST', message: 'code and state are required' });
+    const name = serverForState(this.store, input.state);
+    const upstream = name ? this.registry.upstream(name) : undefined;
+    if (!name || !upstream?.finishAuth) throw new TRPCError({ code: 'NOT_FOUND', message: 'No authorization is pending for this state' });
+    try {
+      await upstream.finishAuth(input.code);
+    } catch (err) {
+      throw new TRPCError({ code: 'BAD_GATEWAY', message: `Token exchange failed: ${(err as Error).message}` });
+    }
+    return { server: name, message: `Server ${name} is authorized` };
+  }
+
   async update(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
     this.checkCreator(principal, config);
     await this.store.update((s) => {
@@ -114,6 +138,8 @@ export class ServersService {
         prompts: config.prompts ?? old.prompts,
         resources: config.resources ?? old.resources,
         owner: config.owner ?? old.owner,
+        // Tokens and secrets are never shown, so an edit that omits them keeps them.
+        ...(old.oauth || config.oauth ? { oauth: { ...old.oauth, ...config.oauth } } : {}),
       };
     });
     await this.registry.sync();

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Store } from '../store/store';
+
+type OAuthSettings = {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+  accessToken?: string;
+  refreshToken?: string;
+  expiresAt?: number;
+  pendingAuthorization?: { authorizationUrl?: string; state?: string; codeVerifier?: string; createdAt?: number };
+};
+
+/**
+ * OAuth client state of one upstream, kept in its `oauth` settings (MCPHub's
+ * field names), so tokens survive restarts. The SDK drives the flow; Hub
+ * shows the authorization URL and finishes at GET /oauth/callback.
+ */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  constructor(
+    private readonly server: string,
+    private readonly store: Store,
+    private readonly callbackUrl: () => string,
+    private readonly onAuthorizationUrl: (url: string) => void,
+  ) {}
+
+  private settings(): OAuthSettings {
+    return (this.store.get().mcpServers[this.server]?.oauth ?? {}) as OAuthSettings;
+  }
+
+  private async save(change: (o: OAuthSettings) => void): Promise<void> {
+    await this.store.update((s) => {
+      const cfg = s.mcpServers[this.server];
+      if (!cfg) return;
+      const o = { ...((cfg.oauth ?? {}) as OAuthSettings) };
+      change(o);
+      cfg.oauth = o;
+    });
+  }
+
+  get redirectUrl(): string {
+    return this.callbackUrl();
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const secret = this.settings().clientSecret;
+    return {
+      client_name: 'Hub',
+      redirect_uris: [this.callbackUrl()],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: secret ? 'client_secret_post' : 'none',
+      ...(this.settings().scopes?.length ? { scope: this.settings().scopes!.join(' ') } : {}),
+    };
+  }
+
+  async state(): Promise<string> {
+    const state = randomBytes(16).toString('base64url');
+    await this.save((o) => void (o.pendingAuthorization = { ...o.pendingAuthorization, state, createdAt: Date.now() }));
+    return state;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const o = this.settings();
+    return o.clientId ? { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) } : undefined;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    await this.save((o) => {
+      o.clientId = info.client_id;
+      if (info.client_secret) o.clientSecret = info.client_secret;
+    });
+  }
+
+  tokens(): OAuthTokens | undefined {
+    const o = this.settings();
+    if (!o.accessToken) return undefined;
+    const expiresIn = o.expiresAt ? Math.max(0, Math.floor((o.expiresAt - Date.now()) / 1000)) : undefined;
+    return { access_token: o.accessToken, token_type: 'Bearer', refresh_token: o.refreshToken, ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}) };
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.save((o) => {
+      o.accessToken = tokens.access_token;
+      if (tokens.refresh_token) o.refreshToken = tokens.refresh_token;
+      o.expiresAt = tokens.expires_in ? Date.now() + tokens.expires_in * 1000 : undefined;
+      delete o.pendingAuthorization;
+    });
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    await this.save((o) => void (o.pendingAuthorization = { ...o.pendingAuthorization, authorizationUrl: url.toString() }));
+    this.onAuthorizationUrl(url.toString());
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.save((o) => void (o.pendingAuthorization = { ...o.pendingAuthorization, codeVerifier }));
+  }
+
+  codeVerifier(): string {
+    const v = this.settings().pendingAuthorization?.codeVerifier;
+    if (!v) throw new Error('No authorization is pending for this server');
+    return v;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    await this.save((o) => {
+      if (scope === 'all' || scope === 'tokens') (delete o.accessToken, delete o.refreshToken, delete o.expiresAt);
+      if (scope === 'all' || scope === 'client') (delete o.clientId, delete o.clientSecret);
+      if (scope === 'all' || scope === 'verifier') delete o.pendingAuthorization?.codeVerifier;
+    });
+  }
+}
+
+/** The server whose pending authorization carries this state. */
+export function serverForState(store: Store, state: string): string | undefined {
+  for (const [name, cfg] of Object.entries(store.get().mcpServers)) {
+    if ((cfg.oauth as OAuthSettings | undefined)?.pendingAuthorization?.state === state) return name;
+  }
+  return undefined;
+}
