@@ -5,6 +5,7 @@ export type RequestParts = {
   query: Record<string, string | string[]>;
   /** `<scheme>://<host>` as the client reached Hub. */
   origin: string;
+  headers: Record<string, string | undefined>;
   /** The uploaded file, for routes with `upload`. */
   file?: Buffer;
 };
@@ -61,7 +62,7 @@ export const restRoutes: RestRoute[] = [
   {
     method: 'POST',
     url: '/api/tools/call/:server',
-    call: (c, r) => c.tools.callTool({ ...b(r), server: r.params.server } as never),
+    call: (c, r) => c.tools.callTool({ ...b(r), server: r.params.server, sessionId: r.headers['x-session-id'] } as never),
   },
   {
     method: 'GET',

@@ -94,8 +94,11 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             params: req.params as Record<string, string>,
             query: req.query as Record<string, string>,
             origin: `${req.protocol}://${req.host}`,
+            headers: req.headers as Record<string, string | undefined>,
             file,
           });
+          const sessionId = req.headers['x-session-id'];
+          if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
           return shape(route, reply, data);
         } catch (err) {
           return sendError(reply, err);

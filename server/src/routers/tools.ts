@@ -2,10 +2,18 @@ import { z } from 'zod';
 import { publicProcedure, requires, router } from '../trpc/init';
 
 const args = z.record(z.string(), z.unknown()).default({});
-const call = z.object({ server: z.string().min(1), toolName: z.string().min(1, 'is required'), arguments: args });
+const call = z.object({
+  server: z.string().min(1),
+  toolName: z.string().min(1, 'is required'),
+  arguments: args,
+  /** Keeps upstream session state across calls (REST `x-session-id`). */
+  sessionId: z.string().min(1).max(200).optional(),
+});
 
 export const toolsRouter = router({
-  callTool: requires('tools:execute').input(call).mutation(({ ctx, input }) => ctx.services.tools.call(input.server, input.toolName, input.arguments)),
+  callTool: requires('tools:execute')
+    .input(call)
+    .mutation(({ ctx, input }) => ctx.services.tools.call(input.server, input.toolName, input.arguments, input.sessionId)),
   /** For OpenAPI-compatible clients: open without a token, as the spec says; enable flags still apply. */
   callOpen: publicProcedure.input(call).mutation(({ ctx, input }) => ctx.services.tools.call(input.server, input.toolName, input.arguments)),
   openapi: publicProcedure

@@ -50,6 +50,8 @@ export class McpUpstream implements Upstream {
   private readonly supervisor: Supervisor;
   private readonly agents: AgentLink[] = [];
   private keepAlive?: NodeJS.Timeout;
+  private readonly sessionClients = new Map<string, { client: Promise<Client>; lastUsed: number }>();
+  private sessionReaper?: NodeJS.Timeout;
 
   constructor(private readonly opts: McpUpstreamOptions) {
     this.name = opts.name;
@@ -90,7 +92,37 @@ export class McpUpstream implements Upstream {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.sessionReaper);
+    const sessions = [...this.sessionClients.values()];
+    this.sessionClients.clear();
+    await Promise.all(sessions.map(async (s) => (await s.client.catch(() => undefined))?.close().catch(() => undefined)));
     await this.supervisor.stop();
+  }
+
+  /** The dedicated upstream session of a caller's session id, made on first use and closed after 10 idle minutes. */
+  private sessionClient(id: string): Promise<Client> {
+    const hit = this.sessionClients.get(id);
+    if (hit) {
+      hit.lastUsed = Date.now();
+      return hit.client;
+    }
+    if (this.sessionClients.size >= 1000) throw new UpstreamError('Too many caller sessions on this server', 'upstream');
+    const client = (async () => {
+      const c = new Client({ name: 'hub', version: this.opts.version }, { capabilities: {} });
+      await c.connect(this.makeTransport(), { timeout: this.timeout });
+      return c;
+    })();
+    client.catch(() => this.sessionClients.delete(id));
+    this.sessionClients.set(id, { client, lastUsed: Date.now() });
+    this.sessionReaper ??= setInterval(() => {
+      for (const [sid, s] of this.sessionClients) {
+        if (Date.now() - s.lastUsed > 600_000) {
+          this.sessionClients.delete(sid);
+          void s.client.then((c) => c.close()).catch(() => undefined);
+        }
+      }
+    }, 60_000).unref();
+    return client;
   }
 
   private makeTransport(): Transport {
@@ -218,6 +250,7 @@ export class McpUpstream implements Upstream {
     const agent = opts?.agent;
     if (agent) this.agents.push(agent);
     try {
+      if (opts?.sessionId && this.type !== 'stdio') return await send(await this.sessionClient(opts.sessionId));
       const client = await this.ready(opts?.signal);
       try {
         return await send(client);

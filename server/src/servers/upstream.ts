@@ -19,6 +19,12 @@ export type CallOptions = {
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   agent?: AgentLink;
+  /**
+   * A caller's own session (REST `x-session-id`): HTTP upstreams get a
+   * dedicated upstream session per id, so their per-session state carries
+   * across calls. stdio servers have one process, shared by design.
+   */
+  sessionId?: string;
 };
 
 export type UpstreamLists = {

@@ -31,13 +31,13 @@ export class ToolsService {
     return tool;
   }
 
-  async call(server: string, toolName: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+  async call(server: string, toolName: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolCallResult> {
     const tool = this.findTool(server, toolName);
     const upstream = this.registry.upstream(server);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     const coerced = coerceArguments(args, tool.tool.inputSchema);
     try {
-      const result = await upstream.callTool(tool.original, coerced);
+      const result = await upstream.callTool(tool.original, coerced, { sessionId });
       return { ...result, toolName: tool.original, arguments: coerced };
     } catch (err) {
       throw upstreamFailure(err);
