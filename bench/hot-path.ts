@@ -115,7 +115,7 @@ export async function hotPath(): Promise<Result[]> {
 
   const nul = await start(process.execPath, [path.join(here, 'null-server.mjs')], {}, /PORT=\d+/);
   const nullUrl = `http://127.0.0.1:${/PORT=(\d+)/.exec(nul.output())![1]}/mcp`;
-  results.push(await measure('(b) null MCP server (HTTP floor)', () => new StreamableHTTPClientTransport(new URL(nullUrl)), 'echo'));
+  results.push(await measure('(b) null MCP server (HTTP floor)', () => new StreamableHTTPClientTransport(new URL(nullUrl)), 'echo', nul.child.pid));
   await stop(nul.child);
 
   const h = await hub();

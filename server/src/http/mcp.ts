@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { NodeStreamableTransport } from '../mcp/http-transport';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services';
 import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
 import type { AgentSession } from '../mcp/sessions';
 import { hostAllowed, mcpPrincipal } from './mcp-guard';
-import { SessionEventStore } from '../mcp/event-store';
 
 type Params = { group?: string };
 
@@ -71,7 +69,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
         s.openStreams++;
         reply.raw.once('close', () => s.openStreams--);
       }
-      await (s.transport as StreamableHTTPServerTransport).handleRequest(req.raw, reply.raw, req.body);
+      await (s.transport as NodeStreamableTransport).handle(req.raw, reply.raw, req.body);
       return reply;
     }
     if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, username);
@@ -81,10 +79,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       return rpcError(reply, 400, 'Bad Request: no valid session id; send initialize first');
     }
     const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: new SessionEventStore(),
-      retryInterval: 1000,
+    const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
         sessions.add({ id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, lastSeen: Date.now(), openStreams: 0, dispose });
       },
@@ -96,7 +91,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     };
     await server.connect(transport);
     reply.hijack();
-    await transport.handleRequest(req.raw, reply.raw, body);
+    await transport.handle(req.raw, reply.raw, body);
     return reply;
   };
 

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+type Stream = { res: ServerResponse; pending: Set<RequestId> };
+type Message = Record<string, unknown>;
+
+const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function isMessage(m: unknown): m is Message {
+  if (!m || typeof m !== 'object' || (m as Message).jsonrpc !== '2.0') return false;
+  const msg = m as Message;
+  return typeof msg.method === 'string' || ('id' in msg && ('result' in msg || 'error' in msg));
+}
+
+const isRequest = (m: Message) => typeof m.method === 'string' && 'id' in m;
+const isResponse = (m: Message) => !('method' in m) && 'id' in m;
+
+/**
+ * The server side of MCP's streamable HTTP transport, written straight onto
+ * Node's request and response. The SDK's transport converts every request
+ * to a web Request and back; on the tool-call path that conversion cost
+ * more CPU than everything else Hub does. Session routing, auth and Host
+ * checks happen before this (http/mcp.ts); this class speaks the protocol:
+ * POST carries messages and answers requests on an SSE stream that ends with
+ * the last response, GET opens the one standalone stream, DELETE ends the
+ * session.
+ */
+export class NodeStreamableTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private readonly streams = new Map<RequestId, Stream>();
+  private standalone?: ServerResponse;
+  private closed = false;
+
+  constructor(private readonly opts: { onsessioninitialized: (id: string) => void; onsessionclosed?: (id: string) => void }) {}
+
+  async start(): Promise<void> {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (req.method === 'POST') return this.post(req, res, body);
+    if (req.method === 'GET') return this.get(req, res);
+    if (req.method === 'DELETE') {
+      await this.close();
+      res.writeHead(200).end();
+      return;
+    }
+    res.setHeader('allow', 'GET, POST, DELETE');
+    rpcError(res, 405, -32000, 'Method not allowed');
+  }
+
+  private post(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    }
+    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
+      return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (messages.length === 0 || !messages.every(isMessage)) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    const initializing = messages.some((m) => m.method === 'initialize');
+    if (initializing) {
+      if (this.sessionId) return rpcError(res, 400, -32600, 'Invalid Request: Server already initialized');
+      if (messages.length > 1) return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      this.sessionId = randomUUID();
+      this.opts.onsessioninitialized(this.sessionId);
+    } else {
+      const version = req.headers['mcp-protocol-version'];
+      if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        return rpcError(res, 400, -32000, `Bad Request: Unsupported protocol version ${version}`);
+      }
+    }
+    const extra = { requestInfo: { headers: req.headers } };
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) {
+      res.writeHead(202).end();
+      for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
+      return;
+    }
+    res.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
+    res.flushHeaders();
+    const stream: Stream = { res, pending: new Set(requests.map((r) => r.id as RequestId)) };
+    for (const id of stream.pending) this.streams.set(id, stream);
+    res.once('close', () => {
+      for (const id of stream.pending) this.streams.delete(id);
+    });
+    for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
+  }
+
+  private get(req: IncomingMessage, res: ServerResponse): void {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    if (this.standalone) return rpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    res.writeHead(200, { ...sseHeaders, 'mcp-session-id': this.sessionId ?? '' });
+    res.flushHeaders();
+    this.standalone = res;
+    res.once('close', () => {
+      if (this.standalone === res) this.standalone = undefined;
+    });
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const m = message as Message;
+    const requestId = isResponse(m) ? (m.id as RequestId) : options?.relatedRequestId;
+    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    if (requestId === undefined) {
+      // Not tied to a request: the standalone stream, if the client opened one.
+      this.standalone?.write(event);
+      return;
+    }
+    const stream = this.streams.get(requestId);
+    if (!stream) return; // the client went away; nothing to deliver to
+    stream.res.write(event);
+    if (isResponse(m)) {
+      stream.pending.delete(requestId);
+      this.streams.delete(requestId);
+      if (stream.pending.size === 0) stream.res.end();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of new Set(this.streams.values())) s.res.end();
+    this.streams.clear();
+    this.standalone?.end();
+    this.standalone = undefined;
+    if (this.sessionId) this.opts.onsessionclosed?.(this.sessionId);
+    this.onclose?.();
+  }
+}
