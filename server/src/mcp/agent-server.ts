@@ -37,9 +37,9 @@ type Extra = {
  * a progress update that trailed the result would be dropped by the client.
  */
 function callOptions(extra: Extra): CallOptions & { flushed: () => Promise<void> } {
-  let chain: Promise<void> = Promise.resolve();
+  let chain: Promise<void> | null = null;
   const notify = (n: { method: string; params?: Record<string, unknown> }) => {
-    chain = chain.then(() => extra.sendNotification(n as never)).catch(() => undefined);
+    chain = (chain ?? Promise.resolve()).then(() => extra.sendNotification(n as never)).catch(() => undefined);
     return chain;
   };
   const token = extra._meta?.progressToken;
@@ -47,7 +47,13 @@ function callOptions(extra: Extra): CallOptions & { flushed: () => Promise<void>
     signal: extra.signal,
     agent: { sendRequest: (request) => extra.sendRequest(request as never, ResultSchema), sendNotification: notify },
     onprogress: token === undefined ? undefined : (p) => void notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
-    flushed: () => chain,
+    // The SDK client handles a notification a microtask late and drops a progress update that
+    // arrives in the same read as the result, so the result leaves in a later write.
+    flushed: async () => {
+      if (!chain) return;
+      await chain;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
   };
 }
 

@@ -86,6 +86,10 @@ export class GroupStdioTransport implements Transport {
       this.pending = '';
       this.onerror?.(new Error('Message from the server exceeds 64 MiB'));
     }
+    // The SDK handles a notification one microtask late, and a response that
+    // arrives first drops the progress handler: a progress update sent just
+    // before the result would be lost. Messages after a notification wait a microtask.
+    let defer = false;
     for (const raw of lines) {
       const line = raw.trim();
       if (!line) continue;
@@ -96,9 +100,11 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(new Error(`Not JSON from the server: ${line.slice(0, 200)}`));
         continue;
       }
-      if (message && typeof message === 'object' && (message as { jsonrpc?: string }).jsonrpc === '2.0') {
-        this.onmessage?.(message as JSONRPCMessage);
-      }
+      if (!message || typeof message !== 'object' || (message as { jsonrpc?: string }).jsonrpc !== '2.0') continue;
+      const m = message as JSONRPCMessage;
+      if (defer) queueMicrotask(() => this.onmessage?.(m));
+      else this.onmessage?.(m);
+      if ('method' in m && !('id' in m)) defer = true;
     }
   }
 
