@@ -15,9 +15,9 @@ import { cpuMs, start, stop } from './procs';
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.dirname(here);
 const everything = path.join(here, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const SEQ = Number(process.env.BENCH_CALLS ?? 2000);
+const SEQ = Number(process.env.BENCH_CALLS ?? 1000);
 const CONC = 32;
-const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 6000);
+const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 3000);
 
 type Result = { name: string; p50: number; p99: number; rps1: number; p50c: number; p99c: number; rps32: number; cpu1?: number; cpu32?: number };
 
@@ -109,37 +109,53 @@ async function waitForPort(port: number) {
   }
 }
 
-export async function hotPath(): Promise<Result[]> {
-  const results: Result[] = [];
-  results.push(await measure('(a) direct stdio', () => new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }), 'echo'));
+type Target = { name: string; make: () => Transport; tool: string; pid?: number };
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Every target is started first, then measured in interleaved rounds and the
+ * median of each figure reported: this VM's speed drifts by 2x over minutes,
+ * and interleaving spreads that drift over all targets alike.
+ */
+export async function hotPath(rounds = Number(process.env.BENCH_ROUNDS ?? 3)): Promise<Result[]> {
   const nul = await start(process.execPath, [path.join(here, 'null-server.mjs')], {}, /PORT=\d+/);
   const nullUrl = `http://127.0.0.1:${/PORT=(\d+)/.exec(nul.output())![1]}/mcp`;
-  results.push(await measure('(b) null MCP server (HTTP floor)', () => new StreamableHTTPClientTransport(new URL(nullUrl)), 'echo', nul.child.pid));
-  await stop(nul.child);
-
   const h = await hub();
   const headers = h.auth;
-  results.push(await measure('(c) Hub /api/mcp', () => new StreamableHTTPClientTransport(new URL(`${h.url}/api/mcp`), { requestInit: { headers } }), 'everything-echo', h.child.pid));
-  results.push(
-    await measure(
-      '(d) Hub legacy SSE /sse',
-      () => new SSEClientTransport(new URL(`${h.url}/sse`), {
-        requestInit: { headers },
-        eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
-      }),
-      'everything-echo',
-      h.child.pid,
-    ),
-  );
-  h.done();
-
   const port = 20000 + Math.floor(Math.random() * 20000);
   const proxy = await start(process.execPath, [path.join(here, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs'), '--port', String(port), '--host', '127.0.0.1', '--', process.execPath, everything, 'stdio'], {}, /starting server on port/i);
   await waitForPort(port);
-  results.push(await measure('(e) mcp-proxy', () => new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), 'echo', proxy.child.pid));
-  await stop(proxy.child);
-  return results;
+  const targets: Target[] = [
+    { name: '(a) direct stdio', make: () => new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }), tool: 'echo' },
+    { name: '(b) null MCP server (HTTP floor)', make: () => new StreamableHTTPClientTransport(new URL(nullUrl)), tool: 'echo', pid: nul.child.pid },
+    { name: '(c) Hub /api/mcp', make: () => new StreamableHTTPClientTransport(new URL(`${h.url}/api/mcp`), { requestInit: { headers } }), tool: 'everything-echo', pid: h.child.pid },
+    {
+      name: '(d) Hub legacy SSE /sse',
+      make: () =>
+        new SSEClientTransport(new URL(`${h.url}/sse`), {
+          requestInit: { headers },
+          eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+        }),
+      tool: 'everything-echo',
+      pid: h.child.pid,
+    },
+    { name: '(e) mcp-proxy', make: () => new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), tool: 'echo', pid: proxy.child.pid },
+  ];
+  const all: Result[][] = targets.map(() => []);
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, t] of targets.entries()) all[i]!.push(await measure(t.name, t.make, t.tool, t.pid));
+    }
+  } finally {
+    await stop(nul.child);
+    await stop(proxy.child);
+    h.done();
+  }
+  return all.map((rs) => {
+    const m = (k: keyof Result) => (rs[0]![k] === undefined ? undefined : median(rs.map((x) => x[k] as number)));
+    return { name: rs[0]!.name, p50: m('p50')!, p99: m('p99')!, rps1: m('rps1')!, p50c: m('p50c')!, p99c: m('p99c')!, rps32: m('rps32')!, cpu1: m('cpu1'), cpu32: m('cpu32') };
+  });
 }
 
 export function report(results: Result[]): string[] {
