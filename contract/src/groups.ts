@@ -18,3 +18,32 @@ export const groupSchema = z.looseObject({
   owner: z.string().optional(),
 });
 export type Group = z.infer<typeof groupSchema>;
+
+export const visibilities = ['private', 'shared', 'public'] as const;
+
+const groupName = z.string().trim().min(1, 'must not be empty').max(100).regex(/^[^/\\?#%]+$/, 'must not contain / \\ ? # or %');
+export const groupServerEntry = z.union([
+  z.string().min(1),
+  z.strictObject({ name: z.string().min(1), tools: selection.optional(), prompts: selection.optional(), resources: selection.optional() }),
+]);
+
+export const groupCreate = z.strictObject({
+  name: groupName,
+  description: z.string().max(2000).optional(),
+  servers: z.array(groupServerEntry).max(1000).optional(),
+  /** private: owner and admins; shared: members; public: every signed-in user. */
+  visibility: z.enum(visibilities).optional(),
+  owner: z.string().min(1).optional(),
+});
+export const groupUpdate = groupCreate.partial();
+
+/** A group as the API returns it: `servers` are names, selections are in `serverConfigs`. */
+export type GroupView = {
+  id: string;
+  name: string;
+  description?: string;
+  servers: string[];
+  serverConfigs: Array<{ name: string; tools: 'all' | string[]; prompts: 'all' | string[]; resources: 'all' | string[] }>;
+  owner?: string;
+  visibility: (typeof visibilities)[number];
+};

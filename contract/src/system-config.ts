@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalUrl } from './common';
+import { passwordPolicySchema } from './users';
 
 // Section schemas are strict: an unknown key in an update is a typo worth a 400.
 export const routingConfig = z.strictObject({
@@ -44,7 +45,44 @@ export const nameSeparator = z
   .max(3)
   .regex(/^[A-Za-z0-9_.~-]+$/, 'must be 1-3 characters from A-Z a-z 0-9 _ . ~ -');
 
+export const rateLimitConfig = z.strictObject({
+  enabled: z.boolean(),
+  windowMs: z.number().int().min(1000).max(86_400_000),
+  max: z.number().int().min(1).max(1_000_000),
+  message: z.string().max(500),
+  standardHeaders: z.boolean(),
+  legacyHeaders: z.boolean(),
+  /** Failed logins allowed per username and address per window. */
+  loginMax: z.number().int().min(1).max(10_000),
+});
+
+export const sessionConfig = z.strictObject({
+  enabled: z.boolean(),
+  secret: z.string().min(16).max(500),
+  cookie: z.strictObject({
+    secure: z.boolean(),
+    httpOnly: z.boolean(),
+    maxAge: z.number().int().min(1000),
+    sameSite: z.enum(['strict', 'lax', 'none']),
+  }).partial(),
+});
+
+export const authConfig = z.strictObject({
+  provider: z.enum(['local', 'database']),
+  database: z.strictObject({ url: z.string().min(1), userTable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, 'must be a table name') }).partial(),
+});
+
+export const auditConfig = z.strictObject({
+  enabled: z.boolean(),
+  events: z.array(z.enum(['login', 'logout', 'password_change', 'role_change', 'permission_change', 'server_access', 'config_change'])),
+});
+
 export const systemConfigSections = {
+  passwordPolicy: passwordPolicySchema,
+  rateLimit: rateLimitConfig,
+  session: sessionConfig,
+  auth: authConfig,
+  audit: auditConfig,
   routing: routingConfig,
   install: installConfig,
   smartRouting: smartRoutingConfig,
@@ -59,6 +97,11 @@ export const systemConfigUpdate = z.strictObject({
   smartRouting: smartRoutingConfig.partial().optional(),
   mcpRouter: mcpRouterConfig.partial().optional(),
   llm: llmConfig.partial().optional(),
+  passwordPolicy: passwordPolicySchema.partial().optional(),
+  rateLimit: rateLimitConfig.partial().optional(),
+  session: sessionConfig.partial().optional(),
+  auth: authConfig.partial().optional(),
+  audit: auditConfig.partial().optional(),
   nameSeparator: nameSeparator.optional(),
   // flat form
   providerApiKey: z.string().optional(),
@@ -76,6 +119,11 @@ export const systemConfigSchema = z.looseObject({
   smartRouting: z.looseObject(smartRoutingConfig.partial().shape).optional(),
   mcpRouter: z.looseObject(mcpRouterConfig.partial().shape).optional(),
   llm: z.looseObject(llmConfig.partial().shape).optional(),
+  passwordPolicy: z.looseObject(passwordPolicySchema.partial().shape).optional(),
+  rateLimit: z.looseObject(rateLimitConfig.partial().shape).optional(),
+  session: z.looseObject(sessionConfig.partial().shape).optional(),
+  auth: z.looseObject(authConfig.partial().shape).optional(),
+  audit: z.looseObject(auditConfig.partial().shape).optional(),
   nameSeparator: z.string().optional(),
 });
 export type SystemConfig = z.infer<typeof systemConfigSchema>;

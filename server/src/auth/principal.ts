@@ -2,12 +2,16 @@ import type { Permission, Role } from '@hub/contract';
 
 /** Who is calling, resolved once per request or WebSocket connection. */
 export type Principal = {
-  kind: 'user';
+  kind: 'user' | 'apiKey';
   username: string;
   role: Role;
   servers: readonly string[];
   groups: readonly string[];
   permissions: ReadonlySet<Permission>;
+  /** Set for keys that reach every server (MCPHub bearer keys with accessType `all`). */
+  allAccess?: boolean;
+  /** The key used, when the caller came with an API key. */
+  keyId?: string;
   /** The session token's id and expiry, when the caller used one. */
   session?: { jti: string; exp: number };
 };

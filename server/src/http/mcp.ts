@@ -7,6 +7,8 @@ import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
 import type { AgentSession } from '../mcp/sessions';
 import { hostAllowed, mcpPrincipal } from './mcp-guard';
+import { grantedScopes } from '../auth/access';
+import type { Principal } from '../auth/principal';
 
 type Params = { group?: string };
 
@@ -45,6 +47,12 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     if (!auth.ok) return null;
     const scopeKey = resolveScope((req.params as Params).group, reply);
     if (!scopeKey) return null;
+    if (auth.principal && scopeKey !== 'all') {
+      const granted = grantedScopes(auth.principal, services.store.get());
+      const group = scopeKey.startsWith('group:') ? services.store.get().groups.find((g) => g.id === scopeKey.slice(6)) : undefined;
+      const open = group && (group.visibility === 'public' || group.owner === auth.principal.username);
+      if (granted && !granted.includes(scopeKey) && !open) return (rpcError(reply, 403, `No access to ${scopeKey.replace(':', ' ')}`), null);
+    }
     return { principal: auth.principal, scopeKey };
   };
 
@@ -64,6 +72,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     if (sessionId) {
       const s = sessionFor(req, reply, username);
       if (!s) return reply;
+      s.principal = admitted.principal;
       reply.hijack();
       if (req.method === 'GET') {
         s.openStreams++;
@@ -72,16 +81,18 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       await (s.transport as NodeStreamableTransport).handle(req.raw, reply.raw, req.body);
       return reply;
     }
-    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, username);
+    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, admitted.principal);
     const body = req.body;
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (req.method !== 'POST' || !initializing) {
       return rpcError(reply, 400, 'Bad Request: no valid session id; send initialize first');
     }
-    const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey);
+    let session: AgentSession | undefined;
+    const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
     const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
-        sessions.add({ id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, lastSeen: Date.now(), openStreams: 0, dispose });
+        session = { id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, principal: admitted.principal, lastSeen: Date.now(), openStreams: 0, dispose };
+        sessions.add(session);
       },
       onsessionclosed: (id) => void sessions.close(id),
     });
@@ -95,15 +106,18 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return reply;
   };
 
-  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, username: string | null) => {
-    const { server, dispose } = createAgentServer(services.agentDeps, scopeKey);
+  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null) => {
+    const username = principal?.username ?? null;
+    let session: AgentSession | undefined;
+    const { server, dispose } = createAgentServer(services.agentDeps, scopeKey, () => session?.principal ?? principal);
     reply.hijack();
     const transport = new SSEServerTransport(messagesPath, reply.raw);
-    const session: AgentSession = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, lastSeen: Date.now(), openStreams: 1, dispose };
+    session = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, principal, lastSeen: Date.now(), openStreams: 1, dispose };
     sessions.add(session);
+    const id = session.id;
     reply.raw.once('close', () => {
-      session.openStreams = 0;
-      void sessions.close(session.id);
+      session!.openStreams = 0;
+      void sessions.close(id);
     });
     await server.connect(transport);
     return reply;
@@ -112,7 +126,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
   const sseRoute = async (req: FastifyRequest, reply: FastifyReply) => {
     const admitted = await admit(req, reply);
     if (!admitted) return reply;
-    return legacySse(req, reply, admitted.scopeKey, admitted.principal?.username ?? null);
+    return legacySse(req, reply, admitted.scopeKey, admitted.principal);
   };
 
   const messagesPath = '/messages';
@@ -125,6 +139,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const s = sessions.get(id);
     if (!s || s.kind !== 'sse') return rpcError(reply, 404, 'Session not found', -32001);
     if (s.username !== (auth.principal?.username ?? null)) return rpcError(reply, 403, 'Session belongs to another user');
+    s.principal = auth.principal;
     reply.hijack();
     await (s.transport as SSEServerTransport).handlePostMessage(req.raw, reply.raw, req.body);
     return reply;

@@ -39,6 +39,37 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/me', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/permissions', call: (c) => c.auth.permissions() },
 
+  { method: 'POST', url: '/api/auth/users', call: (c, r) => c.auth.createUser(b(r) as never) },
+  { method: 'POST', url: '/api/auth/change-password', call: (c, r) => c.auth.changePassword(b(r) as never), reply: 'message' },
+
+  { method: 'GET', url: '/api/groups', call: (c) => c.groups.list() },
+  { method: 'POST', url: '/api/groups', call: (c, r) => c.groups.create(b(r) as never) },
+  { method: 'GET', url: '/api/groups/:id', call: (c, r) => c.groups.get({ id: r.params.id! }) },
+  { method: 'PUT', url: '/api/groups/:id', call: (c, r) => c.groups.update({ ...b(r), id: r.params.id } as never) },
+  { method: 'DELETE', url: '/api/groups/:id', call: (c, r) => c.groups.remove({ id: r.params.id! }), reply: 'message' },
+  { method: 'POST', url: '/api/groups/:id/servers', call: (c, r) => c.groups.addServer({ ...b(r), id: r.params.id } as never) },
+  { method: 'DELETE', url: '/api/groups/:id/servers/:serverName', call: (c, r) => c.groups.removeServer({ id: r.params.id!, serverName: r.params.serverName! }) },
+  { method: 'PUT', url: '/api/groups/:id/servers/batch', call: (c, r) => c.groups.setServers({ ...b(r), id: r.params.id } as never) },
+  { method: 'GET', url: '/api/groups/:id/server-configs', call: (c, r) => c.groups.serverConfigs({ id: r.params.id! }) },
+  {
+    method: 'PUT',
+    url: '/api/groups/:id/server-configs/:serverName/tools',
+    call: (c, r) => c.groups.setSelection({ id: r.params.id!, serverName: r.params.serverName!, kind: 'tools', selection: b(r).tools as never }),
+  },
+  ...(['prompts', 'resources'] as const).map((kind): RestRoute => ({
+    method: 'PUT',
+    url: `/api/groups/:id/server-configs/:serverName/${kind}`,
+    call: (c, r) => c.groups.setSelection({ id: r.params.id!, serverName: r.params.serverName!, kind, selection: b(r)[kind] as never }),
+  })),
+  { method: 'POST', url: '/api/groups/:id/users', call: (c, r) => c.groups.addUser({ ...b(r), id: r.params.id } as never) },
+
+  { method: 'GET', url: '/api/users', call: (c) => c.users.list() },
+  { method: 'POST', url: '/api/users', call: (c, r) => c.users.create(b(r) as never) },
+  { method: 'GET', url: '/api/users/:username', call: (c, r) => c.users.get({ username: r.params.username! }) },
+  { method: 'PUT', url: '/api/users/:username', call: (c, r) => c.users.update({ ...b(r), username: r.params.username } as never) },
+  { method: 'DELETE', url: '/api/users/:username', call: (c, r) => c.users.remove({ username: r.params.username! }), reply: 'message' },
+  { method: 'GET', url: '/api/users-stats', call: (c) => c.users.stats() },
+
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },
   { method: 'GET', url: '/api/servers', call: (c) => c.servers.list() },

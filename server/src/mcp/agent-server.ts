@@ -21,6 +21,7 @@ import type { ServerRegistry } from '../servers/registry';
 import type { AgentLink, CallOptions } from '../servers/upstream';
 import type { EventBus } from '../events/bus';
 import { describe } from '../servers/mcp-upstream';
+import type { Principal } from '../auth/principal';
 
 export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; version: string };
 
@@ -79,7 +80,11 @@ function signatures(scope: Scope | null): [tools: string, prompts: string, resou
 }
 
 /** The MCP server one agent session talks to: the catalog of its scope, forwarded to upstreams. */
-export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { server: Server; dispose: () => void } {
+export function createAgentServer(
+  deps: AgentServerDeps,
+  scopeKey: string,
+  principal: () => Principal | null = () => null,
+): { server: Server; dispose: () => void } {
   const { catalog, registry } = deps;
   const server = new Server(
     { name: 'hub', version: deps.version },
@@ -94,7 +99,7 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
     },
   );
   const scope = (): Scope => {
-    const s = catalog.scope(scopeKey);
+    const s = catalog.scopeFor(scopeKey, principal());
     if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${scopeKey.replace(/^\w+:/, '')} no longer exists`);
     return s;
   };
@@ -102,6 +107,10 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: scope().tools.map((t) => t.tool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const caller = principal();
+    if (caller && !caller.permissions.has('tools:execute')) {
+      throw new McpError(ErrorCode.InvalidRequest, `Permission tools:execute required to call ${req.params.name}`);
+    }
     const exposed = scope().toolIndex.get(req.params.name);
     if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
     const upstream = registry.upstream(exposed.server);
@@ -170,9 +179,9 @@ export function createAgentServer(deps: AgentServerDeps, scopeKey: string): { se
   server.setRequestHandler(SetLevelRequestSchema, () => ({}));
 
   // Tell the agent only when what it can see really changed.
-  let last = signatures(catalog.scope(scopeKey));
+  let last = signatures(catalog.scopeFor(scopeKey, principal()));
   const off = deps.bus.subscribe('catalog.changed', () => {
-    const now = signatures(catalog.scope(scopeKey));
+    const now = signatures(catalog.scopeFor(scopeKey, principal()));
     const [tools, prompts, resources] = now.map((sig, i) => sig !== last[i]);
     last = now;
     if (tools) void server.sendToolListChanged().catch(() => undefined);

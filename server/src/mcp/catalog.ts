@@ -4,6 +4,8 @@ import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
 import type { ServerRegistry } from '../servers/registry';
 import { assignNames } from './naming';
+import type { Principal } from '../auth/principal';
+import { grantedScopes } from '../auth/access';
 
 export type ExposedTool = { name: string; server: string; original: string; tool: Tool };
 export type ExposedPrompt = { name: string; server: string; original: string; prompt: Prompt };
@@ -94,6 +96,33 @@ export class Catalog {
     return scope;
   }
 
+  /**
+   * The scope as one caller may see it: for callers limited to some servers
+   * and groups, only the tools, prompts and resources those grant.
+   */
+  scopeFor(key: string, principal: Principal | null): Scope | null {
+    const base = this.scope(key);
+    if (!base || !principal) return base;
+    const granted = grantedScopes(principal, this.store.get());
+    if (granted === null) return base;
+    const cacheKey = `${key}|${principal.kind}:${principal.username}`;
+    let scoped = this.cache.get(cacheKey);
+    if (scoped === undefined) {
+      const tools = new Set<string>();
+      const prompts = new Set<string>();
+      const resources = new Set<string>();
+      for (const g of granted) {
+        const sc = this.scope(g);
+        sc?.tools.forEach((t) => tools.add(t.name));
+        sc?.prompts.forEach((p) => prompts.add(p.name));
+        sc?.resources.forEach((r) => resources.add(r.resource.uri));
+      }
+      scoped = filterScope(base, tools, prompts, resources);
+      this.cache.set(cacheKey, scoped);
+    }
+    return scoped;
+  }
+
   private selections(key: string): Map<string, Selection> | null {
     const settings = this.store.get();
     const all = (names: string[]) => new Map(names.map((n) => [n, { tools: 'all', prompts: 'all', resources: 'all' } as Selection]));
@@ -151,4 +180,22 @@ export class Catalog {
     }
     return scope;
   }
+}
+
+function filterScope(base: Scope, tools: Set<string>, prompts: Set<string>, resources: Set<string>): Scope {
+  const t = base.tools.filter((x) => tools.has(x.name));
+  const p = base.prompts.filter((x) => prompts.has(x.name));
+  const r = base.resources.filter((x) => resources.has(x.resource.uri));
+  const servers = new Set([...t.map((x) => x.server), ...p.map((x) => x.server), ...r.map((x) => x.server)]);
+  return {
+    tools: t,
+    toolIndex: new Map(t.map((x) => [x.name, x])),
+    toolByOriginal: new Map(t.map((x) => [`${x.server}\u0000${x.original}`, x])),
+    prompts: p,
+    promptIndex: new Map(p.map((x) => [x.name, x])),
+    promptByOriginal: new Map(p.map((x) => [`${x.server}\u0000${x.original}`, x])),
+    resources: r,
+    resourceIndex: new Map(r.map((x) => [x.resource.uri, x.server])),
+    templates: base.templates.filter((x) => servers.has(x.server)),
+  };
 }

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Principal } from '../auth/principal';
 
 export type AgentSession = {
   id: string;
@@ -8,6 +9,8 @@ export type AgentSession = {
   server: Server;
   scopeKey: string;
   username: string | null;
+  /** The caller as of its latest request (roles and access can change mid-session). */
+  principal: Principal | null;
   lastSeen: number;
   openStreams: number;
   dispose: () => void;

@@ -1,4 +1,5 @@
-import { loginInput, type AuthPermissions } from '@hub/contract';
+import { loginInput, passwordChange, userCreate, type AuthPermissions } from '@hub/contract';
+import { requires } from '../trpc/init';
 import { authedProcedure, publicProcedure, router } from '../trpc/init';
 import { byResource } from '../auth/permissions';
 import { toPublicUser } from '../services/auth';
@@ -17,6 +18,15 @@ export const authRouter = router({
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'User no longer exists' });
     return { valid: true, user: toPublicUser(user) };
   }),
+
+  /** Any signed-in user changes their own password. */
+  changePassword: authedProcedure.input(passwordChange).mutation(async ({ ctx, input }) => {
+    await ctx.services.users.changeOwnPassword(ctx.principal.username, input.currentPassword, input.newPassword);
+    return { message: 'Password changed' };
+  }),
+
+  /** `POST /api/auth/users` of the security guide: the same as creating a user. */
+  createUser: requires('users:write').input(userCreate).mutation(({ ctx, input }) => ctx.services.users.create(input)),
 
   permissions: authedProcedure.query(({ ctx }): AuthPermissions => {
     const perms = [...ctx.principal.permissions];

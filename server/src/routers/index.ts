@@ -4,6 +4,8 @@ import { settingsRouter } from './settings';
 import { systemRouter } from './system';
 import { serversRouter } from './servers';
 import { toolsRouter } from './tools';
+import { groupsRouter } from './groups';
+import { usersRouter } from './users';
 
 export const appRouter = router({
   system: systemRouter,
@@ -11,6 +13,8 @@ export const appRouter = router({
   settings: settingsRouter,
   servers: serversRouter,
   tools: toolsRouter,
+  groups: groupsRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,8 +8,8 @@ const name = z.object({ name: z.string().min(1) });
 const item = z.object({ kind: z.enum(itemKinds), server: z.string().min(1), item: z.string().min(1) });
 
 export const serversRouter = router({
-  list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list()),
-  get: requires('servers:read').input(name).query(({ ctx, input }) => ctx.services.servers.view(input.name)),
+  list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list(ctx.principal)),
+  get: requires('servers:read').input(name).query(({ ctx, input }) => ctx.services.servers.viewFor(ctx.principal, input.name)),
   create: requires('servers:write')
     .input(z.object({ name: resourceName, config: serverConfigInput }))
     .mutation(({ ctx, input }) => ctx.services.servers.create(ctx.principal, input.name, input.config)),

@@ -13,13 +13,13 @@ const call = z.object({
 export const toolsRouter = router({
   callTool: requires('tools:execute')
     .input(call)
-    .mutation(({ ctx, input }) => ctx.services.tools.call(input.server, input.toolName, input.arguments, input.sessionId)),
+    .mutation(({ ctx, input }) => ctx.services.tools.call(ctx.principal, input.server, input.toolName, input.arguments, input.sessionId)),
   /** For OpenAPI-compatible clients: open without a token, as the spec says; enable flags still apply. */
-  callOpen: publicProcedure.input(call).mutation(({ ctx, input }) => ctx.services.tools.call(input.server, input.toolName, input.arguments)),
+  callOpen: publicProcedure.input(call).mutation(({ ctx, input }) => ctx.services.tools.call(null, input.server, input.toolName, input.arguments)),
   openapi: publicProcedure
     .input(z.object({ baseUrl: z.string() }))
     .query(({ ctx, input }) => ctx.services.tools.openApiDocument(input.baseUrl, ctx.services.config.version)),
   getPrompt: requires('prompts:execute')
     .input(z.object({ server: z.string().min(1), prompt: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) }))
-    .mutation(({ ctx, input }) => ctx.services.tools.getPrompt(input.server, input.prompt, input.arguments)),
+    .mutation(({ ctx, input }) => ctx.services.tools.getPrompt(ctx.principal, input.server, input.prompt, input.arguments)),
 });

@@ -17,6 +17,7 @@ export function toPublicUser(u: UserRecord): PublicUser {
     servers: u.servers ?? [],
     groups: u.groups ?? [],
     generatedPassword: u.generatedPassword ?? false,
+    mfaEnabled: u.mfa?.enabled ?? false,
   };
 }
 

@@ -8,6 +8,8 @@ import { AuthService } from './auth';
 import { SettingsService } from './settings';
 import { ServersService } from './servers';
 import { ToolsService } from './tools';
+import { GroupsService } from './groups';
+import { UsersService } from './users';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -23,6 +25,8 @@ export type Services = {
   catalog: Catalog;
   servers: ServersService;
   tools: ToolsService;
+  groups: GroupsService;
+  users: UsersService;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   startedAt: number;
@@ -67,6 +71,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
     catalog,
     servers: new ServersService(store, registry, catalog, path.join(config.dataDir, 'bundles')),
     tools: new ToolsService(registry, catalog),
+    groups: new GroupsService(store),
+    users: new UsersService(store),
     sessions,
     agentDeps: { catalog, registry, bus, version: config.version },
     startedAt: Date.now(),

@@ -13,6 +13,7 @@ import type { Catalog } from '../mcp/catalog';
 import type { Principal } from '../auth/principal';
 import { bundleServerConfig, unpackBundle } from '../servers/bundle';
 import { serverForState } from '../servers/oauth-provider';
+import { visibleServers } from '../auth/access';
 
 const oauthSecrets = ['clientSecret', 'accessToken', 'refreshToken', 'pendingAuthorization'];
 
@@ -80,8 +81,18 @@ export class ServersService {
     };
   }
 
-  list(): ServerView[] {
-    return Object.keys(this.store.get().mcpServers).map((n) => this.view(n));
+  /** The servers a caller may see (admins and managers: all). */
+  list(principal: Principal): ServerView[] {
+    const visible = visibleServers(principal, this.store.get());
+    return Object.keys(this.store.get().mcpServers)
+      .filter((n) => !visible || visible.has(n))
+      .map((n) => this.view(n));
+  }
+
+  viewFor(principal: Principal, name: string): ServerView {
+    const visible = visibleServers(principal, this.store.get());
+    if (visible && !visible.has(name)) throw notFound(`Server ${name}`);
+    return this.view(name);
   }
 
   private checkCreator(principal: Principal, cfg: ServerConfig): void {

@@ -5,6 +5,7 @@ import type { Catalog, ExposedTool } from '../mcp/catalog';
 import { coerceArguments } from '../mcp/coerce';
 import { UpstreamError } from '../servers/upstream';
 import { describe } from '../servers/mcp-upstream';
+import type { Principal } from '../auth/principal';
 
 export type ToolCallResult = CallToolResult & { toolName: string; arguments: Record<string, unknown> };
 
@@ -23,16 +24,16 @@ export class ToolsService {
   ) {}
 
   /** The enabled tool of a server, by its upstream name or its exposed name. */
-  findTool(server: string, toolName: string): ExposedTool {
-    const scope = this.catalog.scope(`server:${server}`);
+  findTool(server: string, toolName: string, principal: Principal | null): ExposedTool {
+    const scope = this.catalog.scopeFor(`server:${server}`, principal);
     if (!scope) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
     const tool = scope.toolByOriginal.get(`${server}\u0000${toolName}`) ?? scope.toolIndex.get(toolName);
     if (!tool) throw new TRPCError({ code: 'NOT_FOUND', message: `Tool ${toolName} not found on server ${server}, or disabled` });
     return tool;
   }
 
-  async call(server: string, toolName: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolCallResult> {
-    const tool = this.findTool(server, toolName);
+  async call(principal: Principal | null, server: string, toolName: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolCallResult> {
+    const tool = this.findTool(server, toolName, principal);
     const upstream = this.registry.upstream(server);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     const coerced = coerceArguments(args, tool.tool.inputSchema);
@@ -44,8 +45,8 @@ export class ToolsService {
     }
   }
 
-  async getPrompt(server: string, promptName: string, args: Record<string, string>): Promise<GetPromptResult> {
-    const scope = this.catalog.scope(`server:${server}`);
+  async getPrompt(principal: Principal, server: string, promptName: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const scope = this.catalog.scopeFor(`server:${server}`, principal);
     if (!scope) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
     const prompt = scope.promptByOriginal.get(`${server}\u0000${promptName}`) ?? scope.promptIndex.get(promptName);
     if (!prompt) throw new TRPCError({ code: 'NOT_FOUND', message: `Prompt ${promptName} not found on server ${server}, or disabled` });
