@@ -37,3 +37,36 @@ export type AuthPermissions = {
   permissions: Permission[];
   byResource: PermissionMap;
 };
+
+export const apiKeyCreate = z.strictObject({
+  name: z.string().trim().min(1, 'is required').max(100),
+  permissions: z.array(permission).min(1, 'must name at least one permission').max(50),
+  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
+});
+
+export const apiKeyRecord = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  /** First characters of the key, to tell keys apart; the key itself is never stored. */
+  prefix: z.string(),
+  hash: z.string(),
+  permissions: z.array(z.string()),
+  owner: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().optional(),
+  lastUsedAt: z.string().optional(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecord>;
+export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
+export type ApiKeyCreated = ApiKeyView & { key: string };
+
+/** MCPHub's multi-key configuration, honoured as it is on the MCP routes. */
+export const bearerKeyRecord = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  token: z.string().min(1),
+  enabled: z.boolean().default(true),
+  accessType: z.enum(['all', 'groups', 'servers', 'custom']).default('all'),
+  allowedGroups: z.array(z.string()).optional(),
+  allowedServers: z.array(z.string()).optional(),
+});

@@ -3,6 +3,7 @@ import { serverConfigSchema } from './servers';
 import { userRecordSchema } from './users';
 import { groupSchema } from './groups';
 import { systemConfigSchema, type SystemConfigView } from './system-config';
+import { apiKeyRecord, bearerKeyRecord } from './auth';
 
 /** The settings file, `mcp_settings.json`, compatible with MCPHub's format. */
 export const settingsFileSchema = z.looseObject({
@@ -12,6 +13,9 @@ export const settingsFileSchema = z.looseObject({
   systemConfig: systemConfigSchema.default({}),
   /** Ids of session tokens ended by logout, kept until they expire. Never returned. */
   revokedTokens: z.array(z.object({ jti: z.string(), exp: z.number() })).optional(),
+  /** Hub API keys, stored as hashes. */
+  apiKeys: z.array(apiKeyRecord).optional(),
+  bearerKeys: z.array(bearerKeyRecord).optional(),
 });
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
 

@@ -42,7 +42,8 @@ export async function mcpPrincipal(
 ): Promise<{ ok: true; principal: Principal | null } | { ok: false }> {
   if (!services.settings.routing().enableBearerAuth) return { ok: true, principal: null };
   const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  const apiKey = req.headers['x-api-key'];
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim()) ?? (typeof apiKey === 'string' ? [apiKey, apiKey] : null);
   if (!m) {
     reply
       .code(401)
@@ -50,7 +51,7 @@ export async function mcpPrincipal(
       .send({ success: false, error: 'Bearer token required', message: 'Bearer token required', code: 'UNAUTHORIZED' });
     return { ok: false };
   }
-  const resolved = await services.auth.resolveToken(m[1]!);
+  const resolved = await services.auth.resolveCredential(m[1]!, { bearerKeys: true });
   if ('error' in resolved) {
     reply
       .code(401)

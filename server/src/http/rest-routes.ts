@@ -39,6 +39,9 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/me', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/permissions', call: (c) => c.auth.permissions() },
 
+  { method: 'POST', url: '/api/auth/api-keys', call: (c, r) => c.keys.create(b(r) as never) },
+  { method: 'GET', url: '/api/auth/api-keys', call: (c) => c.keys.list() },
+  { method: 'DELETE', url: '/api/auth/api-keys/:id', call: (c, r) => c.keys.revoke({ id: r.params.id! }), reply: 'message' },
   { method: 'POST', url: '/api/auth/users', call: (c, r) => c.auth.createUser(b(r) as never) },
   { method: 'POST', url: '/api/auth/change-password', call: (c, r) => c.auth.changePassword(b(r) as never), reply: 'message' },
 

@@ -88,7 +88,12 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
           return reply.code(400).send(errorBody('body: must be a JSON object', 'BAD_REQUEST', 'body'));
         }
         try {
-          const ctx = await createContext(services, { authorization: req.headers.authorization, ip: req.ip });
+          const apiKey = req.headers['x-api-key'];
+          const ctx = await createContext(services, {
+            authorization: req.headers.authorization,
+            apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+            ip: req.ip,
+          });
           const data = await route.call(createCaller(ctx), {
             body: req.body as Record<string, unknown> | undefined,
             params: req.params as Record<string, string>,

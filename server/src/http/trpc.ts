@@ -18,6 +18,7 @@ export async function trpcPlugin(app: FastifyInstance, opts: { services: Service
         return createContext(services, {
           authorization: req.headers.authorization,
           token: typeof params.token === 'string' && params.token ? params.token : undefined,
+          apiKey: typeof params.apiKey === 'string' && params.apiKey ? params.apiKey : undefined,
           ip: req.ip,
         });
       },

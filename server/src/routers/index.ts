@@ -6,6 +6,7 @@ import { serversRouter } from './servers';
 import { toolsRouter } from './tools';
 import { groupsRouter } from './groups';
 import { usersRouter } from './users';
+import { keysRouter } from './keys';
 
 export const appRouter = router({
   system: systemRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   tools: toolsRouter,
   groups: groupsRouter,
   users: usersRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

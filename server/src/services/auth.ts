@@ -6,6 +6,8 @@ import type { TokenService } from '../auth/tokens';
 import { burnVerification, hashPassword, isLegacyHash, verifyPassword } from '../auth/passwords';
 import { rolePermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
+import { KeysService } from './keys';
+import type { Permission } from '@hub/contract';
 
 export function toPublicUser(u: UserRecord): PublicUser {
   const role = roleOf(u);
@@ -42,8 +44,43 @@ export class AuthService {
   constructor(
     private readonly store: Store,
     private readonly tokens: TokenService,
+    private readonly keys: KeysService,
   ) {
     store.onChange(() => this.verified.clear());
+  }
+
+  /**
+   * Any credential a caller may present: a session token (JWT), a Hub API
+   * key, or (on MCP routes) one of MCPHub's bearer keys.
+   */
+  async resolveCredential(credential: string, opts: { bearerKeys?: boolean } = {}): Promise<Principal | { error: string }> {
+    if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(credential)) return this.resolveToken(credential);
+    const found = this.keys.find(credential);
+    if ('record' in found) {
+      const key = found.record;
+      const owner = this.findUser(key.owner);
+      if (!owner) return { error: 'The owner of this API key no longer exists' };
+      const base = principalOf(owner);
+      const permissions = new Set((key.permissions as Permission[]).filter((p) => base.permissions.has(p)));
+      return { ...base, kind: 'apiKey', keyId: key.id, permissions };
+    }
+    if (opts.bearerKeys && found.unknown) {
+      const legacy = this.store.get().bearerKeys?.find((k) => k.enabled !== false && k.token === credential);
+      if (legacy) {
+        const type = legacy.accessType ?? 'all';
+        return {
+          kind: 'apiKey',
+          username: `bearer-key:${legacy.name ?? legacy.id ?? 'key'}`,
+          role: 'user',
+          servers: type === 'servers' || type === 'custom' ? (legacy.allowedServers ?? []) : [],
+          groups: type === 'groups' || type === 'custom' ? (legacy.allowedGroups ?? []) : [],
+          permissions: new Set(KeysService.mcpPermissions),
+          allAccess: type === 'all',
+          keyId: legacy.id,
+        };
+      }
+    }
+    return { error: found.error };
   }
 
   findUser(username: string): UserRecord | undefined {

@@ -5,6 +5,7 @@ import type { Store } from '../store/store';
 import { MemoryBus, type EventBus } from '../events/bus';
 import { TokenService } from '../auth/tokens';
 import { AuthService } from './auth';
+import { KeysService } from './keys';
 import { SettingsService } from './settings';
 import { ServersService } from './servers';
 import { ToolsService } from './tools';
@@ -20,6 +21,7 @@ export type Services = {
   store: Store;
   bus: EventBus;
   auth: AuthService;
+  keys: KeysService;
   settings: SettingsService;
   registry: ServerRegistry;
   catalog: Catalog;
@@ -47,12 +49,14 @@ export async function createServices(config: Config): Promise<{ services: Servic
     dataDir: config.dataDir,
     expiresInSeconds: config.jwtExpiresInSeconds,
   });
-  const auth = new AuthService(store, tokens);
+  const keys = new KeysService(store);
+  const auth = new AuthService(store, tokens, keys);
   const settings = new SettingsService(store);
   const stopRelay = store.onChange((revision) =>
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
   );
   const generatedAdminPassword = await auth.bootstrapAdmin(config.adminUsername, config.adminPassword);
+  await keys.migrateLegacyBearerKey();
   const runtime = { origin: `http://${config.host}:${config.port}` };
   const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
   const registry = new ServerRegistry(store, bus, config, callbackUrl);
@@ -66,6 +70,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     store,
     bus,
     auth,
+    keys,
     settings,
     registry,
     catalog,

@@ -11,8 +11,13 @@ import type { Store } from '../store/store';
 
 /** Keys of the settings file that hold secrets and never leave the hub. */
 function withoutSecrets(s: Readonly<SettingsFile>): Record<string, unknown> {
-  const { revokedTokens: _revoked, users, ...rest } = s;
-  return { ...rest, users: users.map(({ password: _password, ...u }) => u) };
+  const { revokedTokens: _revoked, users, apiKeys, bearerKeys, ...rest } = s;
+  return {
+    ...rest,
+    users: users.map(({ password: _password, passwordHistory: _history, mfa, ...u }) => ({ ...u, ...(mfa ? { mfa: { enabled: mfa.enabled } } : {}) })),
+    ...(apiKeys ? { apiKeys: apiKeys.map(({ hash: _hash, ...k }) => k) } : {}),
+    ...(bearerKeys ? { bearerKeys: bearerKeys.map(({ token: _token, ...k }) => k) } : {}),
+  };
 }
 
 export class SettingsService {

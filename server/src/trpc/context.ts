@@ -9,7 +9,7 @@ export type Context = {
   ip: string;
 };
 
-export type Credentials = { authorization?: string; token?: string; ip: string };
+export type Credentials = { authorization?: string; token?: string; apiKey?: string; ip: string };
 
 function bearerOf(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -19,7 +19,7 @@ function bearerOf(header: string | undefined): string | undefined {
 
 /** Resolves the caller from whatever door it came through. */
 export async function createContext(services: Services, creds: Credentials): Promise<Context> {
-  const token = creds.token ?? bearerOf(creds.authorization);
+  const token = creds.token ?? bearerOf(creds.authorization) ?? creds.apiKey;
   const base = { services, ip: creds.ip };
   if (creds.authorization && !token) {
     return { ...base, principal: null, authError: 'Authorization header must be "Bearer <token>"' };
@@ -28,7 +28,7 @@ export async function createContext(services: Services, creds: Credentials): Pro
     const anon = services.settings.routing().skipAuth ? services.auth.anonymousAdmin() : null;
     return { ...base, principal: anon, authError: null };
   }
-  const resolved = await services.auth.resolveToken(token);
+  const resolved = await services.auth.resolveCredential(token);
   if ('error' in resolved) return { ...base, principal: null, authError: resolved.error };
   return { ...base, principal: resolved, authError: null };
 }
