@@ -91,6 +91,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
     const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
+        services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: admitted.scopeKey, details: { transport: 'streamable-http' } });
         session = { id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, principal: admitted.principal, lastSeen: Date.now(), openStreams: 0, dispose };
         sessions.add(session);
       },
@@ -112,6 +113,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const { server, dispose } = createAgentServer(services.agentDeps, scopeKey, () => session?.principal ?? principal);
     reply.hijack();
     const transport = new SSEServerTransport(messagesPath, reply.raw);
+    services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: scopeKey, details: { transport: 'sse' } });
     session = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, principal, lastSeen: Date.now(), openStreams: 1, dispose };
     sessions.add(session);
     const id = session.id;

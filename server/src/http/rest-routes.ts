@@ -39,6 +39,9 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/me', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/permissions', call: (c) => c.auth.permissions() },
 
+  { method: 'POST', url: '/api/auth/mfa/enable', call: (c, r) => c.auth.mfaEnable(b(r) as never) },
+  { method: 'POST', url: '/api/auth/mfa/verify', call: (c, r) => c.auth.mfaVerify(b(r) as never) },
+  { method: 'POST', url: '/api/auth/mfa/disable', call: (c, r) => c.auth.mfaDisable(b(r) as never) },
   { method: 'POST', url: '/api/auth/api-keys', call: (c, r) => c.keys.create(b(r) as never) },
   { method: 'GET', url: '/api/auth/api-keys', call: (c) => c.keys.list() },
   { method: 'DELETE', url: '/api/auth/api-keys/:id', call: (c, r) => c.keys.revoke({ id: r.params.id! }), reply: 'message' },
@@ -72,6 +75,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'PUT', url: '/api/users/:username', call: (c, r) => c.users.update({ ...b(r), username: r.params.username } as never) },
   { method: 'DELETE', url: '/api/users/:username', call: (c, r) => c.users.remove({ username: r.params.username! }), reply: 'message' },
   { method: 'GET', url: '/api/users-stats', call: (c) => c.users.stats() },
+  { method: 'GET', url: '/api/audit/logs', call: (c, r) => c.users.audit(r.query as never) },
 
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },

@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import { restRoutes, type RestRoute } from './rest-routes';
 import multipart from '@fastify/multipart';
 import { BUNDLE_LIMITS } from '../servers/bundle';
+import { registerRateLimit } from './rate-limit';
 
 export function errorBody(message: string, code: string, field?: string): ErrorEnvelope {
   return { success: false, error: message, message, code, ...(field ? { field } : {}) };
@@ -27,7 +28,7 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own refusals: bad JSON, body too large, unsupported media type.
     const message = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON/.test(e.message ?? '') ? `body: ${e.message}` : e.message ?? 'Bad request';
-    const code = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 404: 'NOT_FOUND' }[e.statusCode] ?? 'BAD_REQUEST';
+    const code = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE', 404: 'NOT_FOUND', 429: 'TOO_MANY_REQUESTS' }[e.statusCode] ?? 'BAD_REQUEST';
     return reply.code(e.statusCode).send(errorBody(message, code));
   }
   reply.log.error({ err }, 'unexpected error');
@@ -72,6 +73,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
     defaultJson(req, body as string, done);
   });
   app.setErrorHandler((err, _req, reply) => sendError(reply, err));
+  await registerRateLimit(app, services);
   await app.register(multipart, { limits: { fileSize: BUNDLE_LIMITS.compressed, files: 1, fields: 10 } });
 
   for (const route of restRoutes) {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { apiKeyCreate } from '@hub/contract';
-import { requires, router } from '../trpc/init';
+import { audited, requires, router } from '../trpc/init';
 
 export const keysRouter = router({
   /** The key is in the answer once; only its hash is kept. */
-  create: requires('keys:write').input(apiKeyCreate).mutation(({ ctx, input }) => ctx.services.keys.create(ctx.principal, input)),
+  create: requires('keys:write').use(audited('permission_change')).input(apiKeyCreate).mutation(({ ctx, input }) => ctx.services.keys.create(ctx.principal, input)),
   list: requires('keys:read').query(({ ctx }) => ctx.services.keys.list(ctx.principal)),
   revoke: requires('keys:write')
+    .use(audited('permission_change'))
     .input(z.object({ id: z.string().min(1) }))
     .mutation(async ({ ctx, input }) => {
       await ctx.services.keys.revoke(ctx.principal, input.id);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tracked } from '@trpc/server';
 import { itemKinds, resourceName, serverConfigInput } from '@hub/contract';
-import { publicProcedure, requires, router } from '../trpc/init';
+import { audited, publicProcedure, requires, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
 
 const name = z.object({ name: z.string().min(1) });
@@ -10,33 +10,33 @@ const item = z.object({ kind: z.enum(itemKinds), server: z.string().min(1), item
 export const serversRouter = router({
   list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list(ctx.principal)),
   get: requires('servers:read').input(name).query(({ ctx, input }) => ctx.services.servers.viewFor(ctx.principal, input.name)),
-  create: requires('servers:write')
+  create: requires('servers:write').use(audited('config_change'))
     .input(z.object({ name: resourceName, config: serverConfigInput }))
     .mutation(({ ctx, input }) => ctx.services.servers.create(ctx.principal, input.name, input.config)),
-  update: requires('servers:write')
+  update: requires('servers:write').use(audited('config_change'))
     .input(z.object({ name: z.string().min(1), config: serverConfigInput }))
     .mutation(({ ctx, input }) => ctx.services.servers.update(ctx.principal, input.name, input.config)),
-  remove: requires('servers:write').input(name).mutation(async ({ ctx, input }) => {
+  remove: requires('servers:write').use(audited('config_change')).input(name).mutation(async ({ ctx, input }) => {
     await ctx.services.servers.remove(input.name);
     return { message: `Server ${input.name} deleted` };
   }),
   /** An MCP bundle (.mcpb): raw bytes from REST, base64 from WebSocket clients. */
-  importBundle: requires('servers:write')
+  importBundle: requires('servers:write').use(audited('config_change'))
     .input(z.object({ data: z.union([z.instanceof(Uint8Array), z.base64()], { message: 'must be the bundle bytes or base64' }) }))
     .mutation(({ ctx, input }) =>
       ctx.services.servers.importBundle(ctx.principal, typeof input.data === 'string' ? Buffer.from(input.data, 'base64') : Buffer.from(input.data)),
     ),
-  toggle: requires('servers:write')
+  toggle: requires('servers:write').use(audited('config_change'))
     .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.servers.toggle(input.name, input.enabled)),
-  toggleItem: requires('tools:write')
+  toggleItem: requires('tools:write').use(audited('config_change'))
     .input(item.extend({ enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { enabled: input.enabled })),
-  describeItem: requires('tools:write')
+  describeItem: requires('tools:write').use(audited('config_change'))
     .input(item.extend({ description: z.string().max(10_000) }))
     .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: input.description })),
   /** Restores the upstream's own description. */
-  resetItemDescription: requires('tools:write')
+  resetItemDescription: requires('tools:write').use(audited('config_change'))
     .input(item)
     .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: null })),
 

@@ -7,6 +7,7 @@ import { burnVerification, hashPassword, isLegacyHash, verifyPassword } from '..
 import { rolePermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { KeysService } from './keys';
+import type { MfaService } from './mfa';
 import type { Permission } from '@hub/contract';
 
 export function toPublicUser(u: UserRecord): PublicUser {
@@ -45,6 +46,7 @@ export class AuthService {
     private readonly store: Store,
     private readonly tokens: TokenService,
     private readonly keys: KeysService,
+    private readonly mfa: MfaService,
   ) {
     store.onChange(() => this.verified.clear());
   }
@@ -106,7 +108,36 @@ export class AuthService {
     return generated;
   }
 
-  async login(input: LoginInput): Promise<LoginResult> {
+  // Failed logins per (username, address): an attacker's address is held back for that
+  // user while the real user, elsewhere, is not; a success does not count.
+  private readonly failures = new Map<string, { count: number; until: number }>();
+
+  private loginLimit(): { max: number; windowMs: number } {
+    const r = this.store.get().systemConfig.rateLimit;
+    return { max: r?.loginMax ?? 10, windowMs: r?.windowMs ?? 900_000 };
+  }
+
+  async login(input: LoginInput, ip = ''): Promise<LoginResult> {
+    const key = `${input.username.toLowerCase()}|${ip}`;
+    const seen = this.failures.get(key);
+    const { max, windowMs } = this.loginLimit();
+    if (seen && seen.until > Date.now() && seen.count >= max) {
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many failed logins; try again in ${Math.ceil((seen.until - Date.now()) / 1000)} s` });
+    }
+    try {
+      return await this.checkLogin(input);
+    } catch (err) {
+      if (err instanceof TRPCError && err.code === 'UNAUTHORIZED') {
+        const live = seen && seen.until > Date.now() ? seen : { count: 0, until: Date.now() + windowMs };
+        live.count++;
+        if (this.failures.size > 100_000) this.failures.clear();
+        this.failures.set(key, live);
+      }
+      throw err;
+    }
+  }
+
+  private async checkLogin(input: LoginInput): Promise<LoginResult> {
     const user = this.findUser(input.username);
     if (!user) {
       await burnVerification(input.password);
@@ -114,6 +145,10 @@ export class AuthService {
     }
     if (!(await verifyPassword(user.password, input.password))) {
       throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid username or password' });
+    }
+    if (user.mfa?.enabled && user.mfa.secret) {
+      if (!input.mfaCode) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'mfaCode: a 6-digit code from your authenticator is required' });
+      if (!this.mfa.check(user.username, user.mfa.secret, input.mfaCode)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'mfaCode: is not valid' });
     }
     if (isLegacyHash(user.password)) await this.upgradeHash(user.username, input.password);
     const token = await this.tokens.sign(user.username);

@@ -6,11 +6,13 @@ import { MemoryBus, type EventBus } from '../events/bus';
 import { TokenService } from '../auth/tokens';
 import { AuthService } from './auth';
 import { KeysService } from './keys';
+import { MfaService } from './mfa';
 import { SettingsService } from './settings';
 import { ServersService } from './servers';
 import { ToolsService } from './tools';
 import { GroupsService } from './groups';
 import { UsersService } from './users';
+import { AuditService } from './audit';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -22,6 +24,7 @@ export type Services = {
   bus: EventBus;
   auth: AuthService;
   keys: KeysService;
+  mfa: MfaService;
   settings: SettingsService;
   registry: ServerRegistry;
   catalog: Catalog;
@@ -29,6 +32,7 @@ export type Services = {
   tools: ToolsService;
   groups: GroupsService;
   users: UsersService;
+  audit: AuditService;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   startedAt: number;
@@ -50,7 +54,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
     expiresInSeconds: config.jwtExpiresInSeconds,
   });
   const keys = new KeysService(store);
-  const auth = new AuthService(store, tokens, keys);
+  const mfa = new MfaService(store);
+  const auth = new AuthService(store, tokens, keys, mfa);
   const settings = new SettingsService(store);
   const stopRelay = store.onChange((revision) =>
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
@@ -59,6 +64,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
   await keys.migrateLegacyBearerKey();
   const runtime = { origin: `http://${config.host}:${config.port}` };
   const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
+  const audit = new AuditService(path.join(config.dataDir, 'audit.log'), store);
+  await audit.init();
   const registry = new ServerRegistry(store, bus, config, callbackUrl);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
@@ -71,6 +78,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     bus,
     auth,
     keys,
+    mfa,
     settings,
     registry,
     catalog,
@@ -78,6 +86,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     tools: new ToolsService(registry, catalog),
     groups: new GroupsService(store),
     users: new UsersService(store),
+    audit,
     sessions,
     agentDeps: { catalog, registry, bus, version: config.version },
     startedAt: Date.now(),
@@ -87,6 +96,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopRelay();
       stopSync();
       await sessions.closeAll();
+      await audit.flush();
       await registry.stopAll();
       await store.close();
     },

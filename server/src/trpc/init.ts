@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { Permission } from '@hub/contract';
 import type { Context } from './context';
 import { describeError } from './errors';
+import type { AuditEvent } from '../services/audit';
 
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
@@ -28,5 +29,21 @@ export function requires(perm: Permission) {
       throw new TRPCError({ code: 'FORBIDDEN', message: `Permission ${perm} required` });
     }
     return next();
+  });
+}
+
+/**
+ * Records a successful call in the audit trail: who, from where, which
+ * procedure and which resource (never the input itself: it may hold secrets).
+ */
+export function audited(event: AuditEvent) {
+  return t.middleware(async ({ ctx, path, next, getRawInput }) => {
+    const result = await next();
+    if (result.ok) {
+      const raw = ((await getRawInput().catch(() => undefined)) ?? {}) as Record<string, unknown>;
+      const target = [raw.name, raw.id, raw.username, raw.server, raw.item].filter((v) => typeof v === 'string').join('/') || undefined;
+      ctx.services.audit.record({ event, actor: ctx.principal?.username ?? null, ip: ctx.ip, success: true, target, details: { action: path } });
+    }
+    return result;
   });
 }
