@@ -10,6 +10,7 @@ import { restRoutes, type RestRoute } from './rest-routes';
 import multipart from '@fastify/multipart';
 import { BUNDLE_LIMITS } from '../servers/bundle';
 import { registerRateLimit } from './rate-limit';
+import { clearSessionCookie, setSessionCookie, tokenFromCookie } from './session-cookie';
 
 export function errorBody(message: string, code: string, field?: string): ErrorEnvelope {
   return { success: false, error: message, message, code, ...(field ? { field } : {}) };
@@ -35,7 +36,7 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(500).send(errorBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
 }
 
-function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
+function shape(services: Services, route: RestRoute, reply: FastifyReply, data: unknown) {
   switch (route.reply ?? 'envelope') {
     case 'raw':
       return data;
@@ -44,6 +45,7 @@ function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
       return { success: true, message, data: Object.keys(rest).length ? rest : null };
     }
     case 'login':
+      setSessionCookie(services, reply, (data as { token: string }).token);
       return { success: true, message: 'Login successful', ...(data as object), data };
     case 'html': {
       const { message } = data as { message: string };
@@ -94,6 +96,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
           const ctx = await createContext(services, {
             authorization: req.headers.authorization,
             apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+            cookieToken: tokenFromCookie(services, req.headers.cookie),
             ip: req.ip,
           });
           const data = await route.call(createCaller(ctx), {
@@ -106,7 +109,8 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
           });
           const sessionId = req.headers['x-session-id'];
           if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
-          return shape(route, reply, data);
+          if (route.url === '/api/auth/logout') clearSessionCookie(reply);
+          return shape(services, route, reply, data);
         } catch (err) {
           return sendError(reply, err);
         }

@@ -3,6 +3,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import { appRouter, type AppRouter } from '../routers';
 import { createContext } from '../trpc/context';
 import type { Services } from '../services';
+import { tokenFromCookie } from './session-cookie';
 
 /** tRPC over WebSocket (and HTTP) at /trpc, in its own scope: the plugin replaces the JSON parser. */
 export async function trpcPlugin(app: FastifyInstance, opts: { services: Services }) {
@@ -19,6 +20,7 @@ export async function trpcPlugin(app: FastifyInstance, opts: { services: Service
           authorization: req.headers.authorization,
           token: typeof params.token === 'string' && params.token ? params.token : undefined,
           apiKey: typeof params.apiKey === 'string' && params.apiKey ? params.apiKey : undefined,
+          cookieToken: tokenFromCookie(services, req.headers.cookie),
           ip: req.ip,
         });
       },

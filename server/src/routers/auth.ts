@@ -24,8 +24,8 @@ export const authRouter = router({
     return { message: 'Logged out' };
   }),
 
-  verify: authedProcedure.query(({ ctx }) => {
-    const user = ctx.services.auth.findUser(ctx.principal.username);
+  verify: authedProcedure.query(async ({ ctx }) => {
+    const user = await ctx.services.auth.lookupUser(ctx.principal.username);
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'User no longer exists' });
     return { valid: true, user: toPublicUser(user) };
   }),

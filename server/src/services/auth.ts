@@ -8,6 +8,7 @@ import { rolePermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { KeysService } from './keys';
 import type { MfaService } from './mfa';
+import type { DatabaseUsers } from './db-users';
 import type { Permission } from '@hub/contract';
 
 export function toPublicUser(u: UserRecord): PublicUser {
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly keys: KeysService,
     private readonly mfa: MfaService,
+    private readonly database: DatabaseUsers,
   ) {
     store.onChange(() => this.verified.clear());
   }
@@ -137,8 +139,19 @@ export class AuthService {
     }
   }
 
+  /** A local user, else (with `auth.provider = database`) one from the database table. */
+  async lookupUser(username: string): Promise<UserRecord | undefined> {
+    const local = this.findUser(username);
+    if (local || !this.database.enabled()) return local;
+    try {
+      return await this.database.find(username);
+    } catch (err) {
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `User database unavailable: ${(err as Error).message}` });
+    }
+  }
+
   private async checkLogin(input: LoginInput): Promise<LoginResult> {
-    const user = this.findUser(input.username);
+    const user = await this.lookupUser(input.username);
     if (!user) {
       await burnVerification(input.password);
       throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Invalid username or password' });
@@ -150,7 +163,7 @@ export class AuthService {
       if (!input.mfaCode) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'mfaCode: a 6-digit code from your authenticator is required' });
       if (!this.mfa.check(user.username, user.mfa.secret, input.mfaCode)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'mfaCode: is not valid' });
     }
-    if (isLegacyHash(user.password)) await this.upgradeHash(user.username, input.password);
+    if (isLegacyHash(user.password) && this.findUser(user.username)) await this.upgradeHash(user.username, input.password);
     const token = await this.tokens.sign(user.username);
     return { token, user: toPublicUser(user), expiresIn: this.tokens.expiresIn };
   }
@@ -192,7 +205,7 @@ export class AuthService {
     const claims = await this.tokens.verify(token);
     if ('error' in claims) return claims;
     if (this.store.get().revokedTokens?.some((t) => t.jti === claims.jti)) return { error: 'Token has been revoked' };
-    const user = this.findUser(claims.username);
+    const user = await this.lookupUser(claims.username).catch(() => undefined);
     if (!user) return { error: 'User no longer exists' };
     return principalOf(user, { jti: claims.jti, exp: claims.exp });
   }

@@ -7,6 +7,7 @@ import { TokenService } from '../auth/tokens';
 import { AuthService } from './auth';
 import { KeysService } from './keys';
 import { MfaService } from './mfa';
+import { DatabaseUsers } from './db-users';
 import { SettingsService } from './settings';
 import { ServersService } from './servers';
 import { ToolsService } from './tools';
@@ -55,7 +56,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
   });
   const keys = new KeysService(store);
   const mfa = new MfaService(store);
-  const auth = new AuthService(store, tokens, keys, mfa);
+  const databaseUsers = new DatabaseUsers(store);
+  const auth = new AuthService(store, tokens, keys, mfa, databaseUsers);
   const settings = new SettingsService(store);
   const stopRelay = store.onChange((revision) =>
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
@@ -97,6 +99,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopSync();
       await sessions.closeAll();
       await audit.flush();
+      await databaseUsers.close();
       await registry.stopAll();
       await store.close();
     },

@@ -9,7 +9,7 @@ export type Context = {
   ip: string;
 };
 
-export type Credentials = { authorization?: string; token?: string; apiKey?: string; ip: string };
+export type Credentials = { authorization?: string; token?: string; apiKey?: string; cookieToken?: string; ip: string };
 
 function bearerOf(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -19,7 +19,7 @@ function bearerOf(header: string | undefined): string | undefined {
 
 /** Resolves the caller from whatever door it came through. */
 export async function createContext(services: Services, creds: Credentials): Promise<Context> {
-  const token = creds.token ?? bearerOf(creds.authorization) ?? creds.apiKey;
+  const token = creds.token ?? bearerOf(creds.authorization) ?? creds.apiKey ?? creds.cookieToken;
   const base = { services, ip: creds.ip };
   if (creds.authorization && !token) {
     return { ...base, principal: null, authError: 'Authorization header must be "Bearer <token>"' };
