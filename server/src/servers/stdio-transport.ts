@@ -108,10 +108,22 @@ export class GroupStdioTransport implements Transport {
     }
   }
 
+  private corked = false;
+
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
       const stdin = this.child?.stdin;
       if (!stdin) throw new Error('Not connected');
+      // Messages sent in the same tick leave in one write: a pipe write that wakes the
+      // child costs ~0.25 ms of CPU on this VM, whatever its size.
+      if (!this.corked) {
+        this.corked = true;
+        stdin.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          stdin.uncork();
+        });
+      }
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
