@@ -128,6 +128,20 @@ test('non-admins cannot add stdio servers', async () => {
   assert.is(http.status, 200);
 });
 
+test('renaming a server updates the groups and users that hold it', async () => {
+  await req('POST', '/api/groups', { name: 'ren', servers: [{ name: 'crashy', tools: ['echo'] }] });
+  await req('PUT', '/api/users/alice', { servers: ['crashy'] });
+  const cfg = (await req('GET', '/api/servers/crashy')).body.data.config;
+  const res = await req('PUT', '/api/servers/crashy', { config: cfg, newName: 'crashy2' });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.is(res.body.data.name, 'crashy2');
+  assert.equal((await req('GET', '/api/groups/ren/server-configs')).body.data[0], { name: 'crashy2', tools: ['echo'], prompts: 'all', resources: 'all' });
+  assert.equal((await req('GET', '/api/users/alice')).body.data.servers, ['crashy2']);
+  assert.is((await req('GET', '/api/servers/crashy')).status, 404);
+  await waitFor(async () => (await req('GET', '/api/servers/crashy2')).body.data.status === 'connected', 10_000, 'renamed server connected');
+  assert.is((await req('PUT', '/api/servers/crashy2', { config: cfg, newName: 'everything' })).status, 409);
+});
+
 test('deleting a group removes it from users; deleting a user works', async () => {
   assert.is((await req('DELETE', '/api/groups/dev')).status, 200);
   assert.equal((await req('GET', '/api/users/alice')).body.data.groups, []);

@@ -20,6 +20,9 @@ const callers: Caller[] = [];
 const bodies: string[] = [];
 let n = 0;
 const uniq = (p: string) => `${p}${++n}`;
+// Things a destructive endpoint can delete, one per call, made in before().
+const spares: Record<string, string[]> = { server: [], group: [], user: [] };
+const spare = (kind: string) => spares[kind]!.shift() ?? 'none-left';
 
 const endpoints: Endpoint[] = [
   { method: 'GET', url: () => '/health', need: 'public' },
@@ -37,7 +40,28 @@ const endpoints: Endpoint[] = [
   { method: 'PUT', url: () => '/api/servers/everything/tools/echo/description', body: () => ({ description: 'Echo' }), need: 'tools:write' },
   { method: 'POST', url: () => '/api/tools/call/everything', body: () => ({ toolName: 'echo', arguments: { message: 'x' } }), need: 'tools:execute', visibility: true },
   { method: 'GET', url: () => '/api/tools/everything/echo?message=x', need: 'public' },
+  { method: 'PUT', url: () => '/api/servers/tmp', body: () => ({ config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } }), need: 'servers:write' },
+  { method: 'POST', url: () => '/api/servers/tmp/toggle', body: () => ({ enabled: false }), need: 'servers:write' },
+  { method: 'DELETE', url: () => `/api/servers/${spare('server')}`, need: 'servers:write' },
+  { method: 'DELETE', url: () => '/api/servers/everything/tools/echo/description', need: 'tools:write' },
+  { method: 'POST', url: () => '/api/servers/everything/prompts/simple-prompt/toggle', body: () => ({ enabled: true }), need: 'tools:write' },
+  { method: 'PUT', url: () => '/api/servers/everything/prompts/simple-prompt/description', body: () => ({ description: 'Simple' }), need: 'tools:write' },
+  { method: 'POST', url: () => '/api/mcp/everything/prompts/simple-prompt', body: () => ({ arguments: {} }), need: 'prompts:execute', visibility: true },
+  { method: 'POST', url: () => '/api/tools/everything/echo', body: () => ({ message: 'x' }), need: 'public' },
+  { method: 'GET', url: () => '/api/openapi.json', need: 'public' },
   { method: 'GET', url: () => '/api/groups', need: 'groups:read' },
+  { method: 'GET', url: () => '/api/groups/fixed', need: 'groups:read' },
+  { method: 'PUT', url: () => '/api/groups/fixed', body: () => ({ description: 'd' }), need: 'groups:write' },
+  { method: 'POST', url: () => '/api/groups/fixed/servers', body: () => ({ serverName: 'everything' }), need: 'groups:write' },
+  { method: 'PUT', url: () => '/api/groups/fixed/servers/batch', body: () => ({ servers: [{ name: 'everything', tools: 'all' }] }), need: 'groups:write' },
+  { method: 'GET', url: () => '/api/groups/fixed/server-configs', need: 'groups:read' },
+  { method: 'PUT', url: () => '/api/groups/fixed/server-configs/everything/tools', body: () => ({ tools: ['echo'] }), need: 'groups:write' },
+  { method: 'DELETE', url: () => `/api/groups/${spare('group')}`, need: 'groups:write' },
+  { method: 'POST', url: () => '/api/groups/fixed/users', body: () => ({ userId: 'viewer' }), need: 'users:write' },
+  { method: 'PUT', url: () => '/api/users/userWithout', body: () => ({ email: 'x@example.com' }), need: 'users:write' },
+  { method: 'DELETE', url: () => `/api/users/${spare('user')}`, need: 'users:write' },
+  { method: 'POST', url: () => '/api/auth/users', body: () => ({ username: uniq('au'), password: 'secret-pass' }), need: 'users:write' },
+  { method: 'POST', url: () => '/api/auth/mfa/enable', body: () => ({ type: 'totp' }), need: 'authed' },
   { method: 'POST', url: () => '/api/groups', body: () => ({ name: uniq('group') }), need: 'groups:write' },
   { method: 'GET', url: () => '/api/users', need: 'users:read' },
   { method: 'GET', url: () => '/api/users/admin', need: 'users:read' },
@@ -64,6 +88,17 @@ test.before(async () => {
   await waitFor(async () => (await hub.request('GET', '/api/servers/everything', { token: admin })).body.data.status === 'connected', 15_000, 'connected');
   for (const [username, role, servers] of [['viewer', 'viewer', ['everything']], ['userWith', 'user', ['everything']], ['userWithout', 'user', []], ['manager', 'manager', []]] as const) {
     await post('/api/users', { username, password: `${username}-pass`, role, servers });
+  }
+  await post('/api/servers', { name: 'tmp', config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
+  await post('/api/groups', { name: 'fixed', servers: ['everything'], visibility: 'public' });
+  for (let i = 0; i < 40; i++) {
+    const name = `spare${i}`;
+    await post('/api/servers', { name, config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
+    await post('/api/groups', { name: `g-${name}` });
+    await post('/api/users', { username: `u-${name}`, password: 'spare-pass' });
+    spares.server!.push(name);
+    spares.group!.push(`g-${name}`);
+    spares.user!.push(`u-${name}`);
   }
   const tokenOf = (u: string) => hub.login(u, `${u}-pass`);
   const permsOf = async (t: string) => new Set<string>((await hub.request('GET', '/api/auth/permissions', { token: t })).body.data.permissions);

@@ -14,8 +14,8 @@ export const serversRouter = router({
     .input(z.object({ name: resourceName, config: serverConfigInput }))
     .mutation(({ ctx, input }) => ctx.services.servers.create(ctx.principal, input.name, input.config)),
   update: requires('servers:write').use(audited('config_change'))
-    .input(z.object({ name: z.string().min(1), config: serverConfigInput }))
-    .mutation(({ ctx, input }) => ctx.services.servers.update(ctx.principal, input.name, input.config)),
+    .input(z.object({ name: z.string().min(1), config: serverConfigInput, newName: resourceName.optional() }))
+    .mutation(({ ctx, input }) => ctx.services.servers.update(ctx.principal, input.name, input.config, input.newName)),
   remove: requires('servers:write').use(audited('config_change')).input(name).mutation(async ({ ctx, input }) => {
     await ctx.services.servers.remove(input.name);
     return { message: `Server ${input.name} deleted` };

@@ -137,13 +137,21 @@ export class ServersService {
     return { server: name, message: `Server ${name} is authorized` };
   }
 
-  async update(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
+  /** Replaces a server's configuration; with `newName`, also renames it in every group and user. */
+  async update(principal: Principal, name: string, config: ServerConfig, newName?: string): Promise<ServerView> {
     this.checkCreator(principal, config);
+    const target = newName ?? name;
     await this.store.update((s) => {
       const old = s.mcpServers[name];
       if (!old) throw notFound(`Server ${name}`);
+      if (target !== name) {
+        if (s.mcpServers[target]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${target} already exists` });
+        delete s.mcpServers[name];
+        for (const g of s.groups) g.servers = g.servers.map((e) => (typeof e === 'string' ? (e === name ? target : e) : e.name === name ? { ...e, name: target } : e));
+        for (const u of s.users) if (u.servers) u.servers = u.servers.map((n) => (n === name ? target : n));
+      }
       // Overrides made through the toggle and description endpoints survive a config edit that omits them.
-      s.mcpServers[name] = {
+      s.mcpServers[target] = {
         ...config,
         tools: config.tools ?? old.tools,
         prompts: config.prompts ?? old.prompts,
@@ -154,7 +162,7 @@ export class ServersService {
       };
     });
     await this.registry.sync();
-    return this.view(name);
+    return this.view(target);
   }
 
   async remove(name: string): Promise<void> {
