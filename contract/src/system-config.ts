@@ -77,7 +77,37 @@ export const auditConfig = z.strictObject({
   events: z.array(z.enum(['login', 'logout', 'password_change', 'role_change', 'permission_change', 'server_access', 'config_change'])),
 });
 
+export const webhookConfig = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** `server.down`, `server.up`, `error.rate.high`, `alert`, or `*`. */
+  events: z.array(z.string().min(1)).min(1),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+export const alertRule = z.strictObject({
+  name: z.string().min(1).max(100),
+  /** `server_down`, `error_rate > 0.2`, `latency_p99 > 1000` (ms). */
+  condition: z.string().regex(/^(server_down|(error_rate|latency_p99)\s*>\s*\d+(\.\d+)?)$/, 'must be server_down, error_rate > N or latency_p99 > N'),
+  /** How long the condition must hold, e.g. `30s`, `5m`. */
+  duration: z.string().regex(/^\d+(ms|s|m|h)?$/, 'must be a duration such as 30s or 5m').default('0s'),
+  severity: z.enum(['critical', 'warning', 'info']).default('warning'),
+  /** Webhook URLs to notify; empty means every webhook subscribed to `alert`. */
+  channels: z.array(z.string()).default([]),
+});
+
+export const monitoringConfig = z.strictObject({
+  healthCheck: z.strictObject({
+    enabled: z.boolean(),
+    interval: z.number().int().min(1000),
+    timeout: z.number().int().min(100),
+    retries: z.number().int().min(1).max(100),
+  }).partial(),
+  webhooks: z.array(webhookConfig).max(100),
+  alerts: z.array(alertRule).max(100),
+});
+
 export const systemConfigSections = {
+  monitoring: monitoringConfig,
   passwordPolicy: passwordPolicySchema,
   rateLimit: rateLimitConfig,
   session: sessionConfig,
@@ -102,6 +132,7 @@ export const systemConfigUpdate = z.strictObject({
   session: sessionConfig.partial().optional(),
   auth: authConfig.partial().optional(),
   audit: auditConfig.partial().optional(),
+  monitoring: monitoringConfig.partial().optional(),
   nameSeparator: nameSeparator.optional(),
   // flat form
   providerApiKey: z.string().optional(),
@@ -124,6 +155,7 @@ export const systemConfigSchema = z.looseObject({
   session: z.looseObject(sessionConfig.partial().shape).optional(),
   auth: z.looseObject(authConfig.partial().shape).optional(),
   audit: z.looseObject(auditConfig.partial().shape).optional(),
+  monitoring: z.looseObject(monitoringConfig.partial().shape).optional(),
   nameSeparator: z.string().optional(),
 });
 export type SystemConfig = z.infer<typeof systemConfigSchema>;

@@ -29,6 +29,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('hub', { services, bootstrap });
   app.addHook('onClose', async () => services.close());
 
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    services.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    services.metrics.httpLatency.observe({ method: req.method }, reply.elapsedTime / 1000);
+  });
   await app.register(websocket);
   await app.register(trpcPlugin, { services });
   await app.register(restPlugin, { services });

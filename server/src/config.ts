@@ -31,6 +31,9 @@ const envSchema = z
     SSL_KEY_PATH: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     MCP_SESSION_TTL: duration.default(1800),
+    LOG_ROTATION: z.enum(['daily', 'hourly', 'size'], { message: 'must be daily, hourly or size' }).default('daily'),
+    LOG_MAX_SIZE: z.string().regex(/^\d+[kmg]?$/i, 'must be a size such as 500k, 100m or 1g').default('100m'),
+    LOG_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(7),
     MCP_ALLOWED_HOSTS: z.string().default(''),
     BODY_LIMIT: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   })
@@ -61,6 +64,7 @@ export type Config = Readonly<{
   environment: Readonly<Record<string, string | undefined>>;
   /** Agent MCP sessions idle this long are closed. */
   mcpSessionTtlSeconds: number;
+  logFiles: Readonly<{ rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number }>;
   /** Extra host names the MCP routes answer to (DNS-rebinding defence). */
   allowedHosts: readonly string[];
 }>;
@@ -108,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     version,
     environment: Object.freeze({ ...env }),
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL,
+    logFiles: Object.freeze({ rotation: e.LOG_ROTATION, maxSize: e.LOG_MAX_SIZE.toLowerCase(), maxFiles: e.LOG_MAX_FILES }),
     allowedHosts: Object.freeze(e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     ...overrides,
   };

@@ -5,6 +5,10 @@ export type HubEvents = {
   'server.status': { name: string; status: string; error: string | null; at: string };
   /** What agents can see changed (tools, prompts, resources, enable flags, groups). */
   'catalog.changed': { version: number };
+  /** A new log entry (Hub, an upstream, or a tool call). */
+  'log.entry': import('../monitoring/logs').LogEntry;
+  /** A tool call finished. */
+  'tool.call': { server: string; tool: string; duration: number; ok: boolean; user?: string; at: string; error?: string };
   /** An upstream resource that agents may have subscribed to changed. */
   'resource.updated': { server: string; uri: string };
 };

@@ -13,7 +13,7 @@ export type RequestParts = {
 const b = (r: RequestParts) => r.body ?? {};
 
 /** How a procedure's result becomes a response body. */
-export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download' | 'html';
+export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download' | 'html' | 'text';
 
 export type RestRoute = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -24,6 +24,8 @@ export type RestRoute = {
   filename?: string;
   /** Multipart field holding the uploaded file. */
   upload?: string;
+  /** For Server-Sent Events routes: the subscription whose events are streamed. */
+  sse?: (caller: Caller, req: RequestParts) => Promise<AsyncIterable<unknown>>;
 };
 
 /** Each documented REST path, mapped onto exactly one procedure. */
@@ -76,6 +78,25 @@ export const restRoutes: RestRoute[] = [
   { method: 'DELETE', url: '/api/users/:username', call: (c, r) => c.users.remove({ username: r.params.username! }), reply: 'message' },
   { method: 'GET', url: '/api/users-stats', call: (c) => c.users.stats() },
   { method: 'GET', url: '/api/audit/logs', call: (c, r) => c.users.audit(r.query as never) },
+
+  { method: 'GET', url: '/api/logs', call: (c, r) => c.logs.list(r.query as never) },
+  { method: 'DELETE', url: '/api/logs', call: (c) => c.logs.clear(), reply: 'message' },
+  { method: 'GET', url: '/api/logs/aggregate', call: (c, r) => c.logs.aggregate(r.query as never) },
+  {
+    method: 'GET',
+    url: '/api/logs/stream',
+    call: async () => undefined,
+    sse: (c, r) => c.logs.stream({ ...(r.query as object), lastEventId: r.headers['last-event-id'] } as never),
+  },
+
+  { method: 'GET', url: '/api/monitoring/scrape', call: (c) => c.monitoring.scrape(), reply: 'text' },
+  { method: 'GET', url: '/api/monitoring/metrics', call: (c, r) => c.monitoring.metrics(r.query as never) },
+  { method: 'POST', url: '/api/monitoring/metrics', call: (c, r) => c.monitoring.recordMetric(b(r) as never), reply: 'message' },
+  { method: 'GET', url: '/api/monitoring/health', call: (c) => c.monitoring.health() },
+  { method: 'GET', url: '/api/monitoring/overview', call: (c) => c.monitoring.overview() },
+  { method: 'GET', url: '/api/monitoring/errors', call: (c, r) => c.monitoring.errors(r.query as never) },
+  { method: 'GET', url: '/api/monitoring/database', call: (c) => c.monitoring.database() },
+  { method: 'GET', url: '/api/monitoring/slow-queries', call: (c) => c.monitoring.slowQueries() },
 
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },

@@ -52,6 +52,11 @@ function shape(services: Services, route: RestRoute, reply: FastifyReply, data: 
       reply.type('text/html; charset=utf-8');
       return `<!doctype html><meta charset="utf-8"><title>Hub</title><p>${escapeHtml(message)}. You can close this window.</p>`;
     }
+    case 'text': {
+      const { text, contentType } = data as { text: string; contentType: string };
+      reply.type(contentType);
+      return text;
+    }
     case 'download':
       reply.header('content-disposition', `attachment; filename="${route.filename}"`);
       reply.type('application/json');
@@ -99,14 +104,16 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             cookieToken: tokenFromCookie(services, req.headers.cookie),
             ip: req.ip,
           });
-          const data = await route.call(createCaller(ctx), {
+          const parts = {
             body: req.body as Record<string, unknown> | undefined,
             params: req.params as Record<string, string>,
             query: req.query as Record<string, string>,
             origin: `${req.protocol}://${req.host}`,
             headers: req.headers as Record<string, string | undefined>,
             file,
-          });
+          };
+          if (route.sse) return await streamEvents(req, reply, (signal) => route.sse!(createCaller(ctx, { signal }), parts));
+          const data = await route.call(createCaller(ctx), parts);
           const sessionId = req.headers['x-session-id'];
           if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
           if (route.url === '/api/auth/logout') clearSessionCookie(reply);
@@ -136,4 +143,39 @@ async function readUpload(req: FastifyRequest, field: string): Promise<{ file: B
     return { error: `${field}: ${e.message ?? 'bad upload'}`, status: e.statusCode === 413 ? 413 : 400 };
   }
   return { error: `${field}: is required (multipart file field)`, status: 400 };
+}
+
+/**
+ * Streams a subscription as Server-Sent Events: `id` from tracked events (so
+ * clients resume with Last-Event-ID), a comment every 15 s so proxies keep
+ * the connection open, and the subscription ended when the client goes.
+ */
+async function streamEvents(req: FastifyRequest, reply: FastifyReply, open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>) {
+  const abort = new AbortController();
+  const events = await open(abort.signal); // auth and input errors surface here, before the stream starts
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.write(': connected\n\n');
+  const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000);
+  const iterator = events[Symbol.asyncIterator]();
+  res.once('close', () => {
+    clearInterval(heartbeat);
+    abort.abort();
+    void iterator.return?.();
+  });
+  try {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      // createCaller yields tracked events as [id, data, symbol] tuples.
+      const [id, data] = Array.isArray(next.value) ? next.value : [undefined, next.value];
+      if (!res.writable) break;
+      res.write(`${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+    }
+  } catch (err) {
+    if (!abort.signal.aborted) req.log.warn({ err }, 'event stream ended with an error');
+  } finally {
+    clearInterval(heartbeat);
+    res.end();
+  }
+  return reply;
 }

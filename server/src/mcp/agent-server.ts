@@ -22,8 +22,9 @@ import type { AgentLink, CallOptions } from '../servers/upstream';
 import type { EventBus } from '../events/bus';
 import { describe } from '../servers/mcp-upstream';
 import type { Principal } from '../auth/principal';
+import type { Activity } from '../monitoring/activity';
 
-export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; version: string };
+export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; version: string };
 
 type Extra = {
   signal: AbortSignal;
@@ -115,9 +116,15 @@ export function createAgentServer(
     if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
     const upstream = registry.upstream(exposed.server);
     if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
+    const started = performance.now();
+    const done = (ok: boolean, error?: string) =>
+      deps.activity.record({ server: exposed.server, tool: exposed.original, duration: performance.now() - started, ok, user: caller?.username, error, requestId: String(extra.requestId) });
     try {
-      return await forAgent(extra, (opts) => upstream.callTool(exposed.original, req.params.arguments ?? {}, opts));
+      const result = await forAgent(extra, (opts) => upstream.callTool(exposed.original, req.params.arguments ?? {}, opts));
+      done(!result.isError, result.isError ? 'tool returned an error' : undefined);
+      return result;
     } catch (err) {
+      done(false, describe(err));
       if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
       return { isError: true, content: [{ type: 'text', text: `Error calling ${req.params.name}: ${describe(err)}` }] };
     }

@@ -7,6 +7,8 @@ import { toolsRouter } from './tools';
 import { groupsRouter } from './groups';
 import { usersRouter } from './users';
 import { keysRouter } from './keys';
+import { logsRouter } from './logs';
+import { monitoringRouter } from './monitoring';
 
 export const appRouter = router({
   system: systemRouter,
@@ -17,6 +19,8 @@ export const appRouter = router({
   groups: groupsRouter,
   users: usersRouter,
   keys: keysRouter,
+  logs: logsRouter,
+  monitoring: monitoringRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -296,6 +296,15 @@ export class McpUpstream implements Upstream {
     return this.run(opts, (c) => c.request({ method, params } as never, ResultSchema, this.requestOptions(opts)));
   }
 
+  async ping(timeoutMs: number): Promise<void> {
+    if (!this.client) throw new Error('not connected');
+    await this.client.ping({ timeout: timeoutMs });
+  }
+
+  reconnect(): Promise<void> {
+    return this.supervisor.reconnectNow();
+  }
+
   async finishAuth(code: string): Promise<void> {
     const transport = this.makeTransport() as StreamableHTTPClientTransport | SSEClientTransport;
     await transport.finishAuth(code);

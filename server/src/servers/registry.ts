@@ -9,6 +9,9 @@ import { McpUpstream } from './mcp-upstream';
 import { OpenApiUpstream } from './openapi-upstream';
 import { ToolCache } from './tool-cache';
 import { StoredOAuthProvider } from './oauth-provider';
+import type { LogService } from '../monitoring/logs';
+
+const secretKey = /secret|token|key|password|passwd|auth|credential/i;
 import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
 
 type Entry = { upstream: Upstream; fingerprint: string };
@@ -34,6 +37,7 @@ export class ServerRegistry {
     private readonly config: Config,
     /** Where OAuth providers send users back to: `<public origin>/oauth/callback`. */
     private readonly callbackUrl: () => string,
+    private readonly logs?: LogService,
   ) {
     this.cache = new ToolCache(path.join(config.dataDir, 'tool-cache.json'));
   }
@@ -52,6 +56,10 @@ export class ServerRegistry {
   }
 
   private readonly events: UpstreamEvents = {
+    onLog: (name, level, message) => {
+      const lvl = level === 'error' || level === 'critical' || level === 'alert' || level === 'emergency' ? 'error' : level === 'warning' || level === 'warn' ? 'warn' : level === 'debug' ? 'debug' : 'info';
+      this.logs?.add({ type: 'server', level: lvl, server: name, message });
+    },
     onResourceUpdated: (name, uri) => this.bus.publish('resource.updated', { server: name, uri }),
     onChange: (name, what) => {
       const entry = this.entries.get(name);
@@ -88,6 +96,11 @@ export class ServerRegistry {
 
   private create(name: string, cfg: ServerConfig): Upstream {
     const expanded = expandEnv(cfg, this.config.environment);
+    // Secret-looking env values and header values must never reach the logs.
+    this.logs?.addSecrets([
+      ...Object.entries(expanded.env ?? {}).filter(([k]) => secretKey.test(k)).map(([, v]) => v),
+      ...Object.values(expanded.headers ?? {}),
+    ]);
     const cached: UpstreamLists | undefined = this.cache.get(name);
     const install = this.store.get().systemConfig.install ?? {};
     if (inferServerType(cfg) === 'openapi') {

@@ -57,6 +57,10 @@ export interface Upstream {
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult>;
   /** Any other request (completion, resource subscriptions), passed through as it is. */
   forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>>;
+  /** A liveness probe (MCP ping); throws when the server does not answer in time. */
+  ping?(timeoutMs: number): Promise<void>;
+  /** Drops the connection and connects again. */
+  reconnect?(): Promise<void>;
   /** Completes an OAuth authorization started by this upstream. */
   finishAuth?(code: string): Promise<void>;
 }

@@ -18,6 +18,10 @@ import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
 import type { AgentServerDeps } from '../mcp/agent-server';
+import { LogService } from '../monitoring/logs';
+import { Metrics } from '../monitoring/metrics';
+import { Activity } from '../monitoring/activity';
+import { Watchdog } from '../monitoring/watchdog';
 
 export type Services = {
   config: Config;
@@ -36,6 +40,10 @@ export type Services = {
   audit: AuditService;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
+  logs: LogService;
+  metrics: Metrics;
+  activity: Activity;
+  watchdog: Watchdog;
   startedAt: number;
   /** Facts known only once listening. */
   runtime: { origin: string };
@@ -68,10 +76,23 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
   const audit = new AuditService(path.join(config.dataDir, 'audit.log'), store);
   await audit.init();
-  const registry = new ServerRegistry(store, bus, config, callbackUrl);
+  const logs = new LogService(bus, { dir: config.dataDir, ...config.logFiles });
+  await logs.init();
+  const registry = new ServerRegistry(store, bus, config, callbackUrl, logs);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
   const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000);
+  const metrics = new Metrics({
+    upstreams: () =>
+      Object.keys(store.get().mcpServers).map((name) => {
+        const st = registry.state(name);
+        return { name, status: st?.status ?? 'disconnected', reconnects: st?.reconnects ?? 0 };
+      }),
+    sessions: () => sessions.size,
+  });
+  const activity = new Activity(bus, logs, metrics);
+  const watchdog = new Watchdog(store, bus, registry, logs, activity);
+  watchdog.start();
   // Settings edits reach the live connections whichever door they came through.
   const stopSync = store.onChange(() => void registry.sync());
   const services: Services = {
@@ -85,21 +106,27 @@ export async function createServices(config: Config): Promise<{ services: Servic
     registry,
     catalog,
     servers: new ServersService(store, registry, catalog, path.join(config.dataDir, 'bundles')),
-    tools: new ToolsService(registry, catalog),
+    tools: new ToolsService(registry, catalog, activity),
     groups: new GroupsService(store),
     users: new UsersService(store),
     audit,
     sessions,
-    agentDeps: { catalog, registry, bus, version: config.version },
+    agentDeps: { catalog, registry, bus, activity, version: config.version },
+    logs,
+    metrics,
+    activity,
+    watchdog,
     startedAt: Date.now(),
     runtime,
     startServers: () => registry.sync(),
     async close() {
       stopRelay();
       stopSync();
+      watchdog.stop();
       await sessions.closeAll();
       await audit.flush();
       await databaseUsers.close();
+      await logs.close();
       await registry.stopAll();
       await store.close();
     },

@@ -6,6 +6,7 @@ import { coerceArguments } from '../mcp/coerce';
 import { UpstreamError } from '../servers/upstream';
 import { describe } from '../servers/mcp-upstream';
 import type { Principal } from '../auth/principal';
+import type { Activity } from '../monitoring/activity';
 
 export type ToolCallResult = CallToolResult & { toolName: string; arguments: Record<string, unknown> };
 
@@ -21,6 +22,7 @@ export class ToolsService {
   constructor(
     private readonly registry: ServerRegistry,
     private readonly catalog: Catalog,
+    private readonly activity: Activity,
   ) {}
 
   /** The enabled tool of a server, by its upstream name or its exposed name. */
@@ -37,10 +39,15 @@ export class ToolsService {
     const upstream = this.registry.upstream(server);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     const coerced = coerceArguments(args, tool.tool.inputSchema);
+    const started = performance.now();
+    const done = (ok: boolean, error?: string) =>
+      this.activity.record({ server, tool: tool.original, duration: performance.now() - started, ok, user: principal?.username, error });
     try {
       const result = await upstream.callTool(tool.original, coerced, { sessionId });
+      done(!result.isError, result.isError ? 'tool returned an error' : undefined);
       return { ...result, toolName: tool.original, arguments: coerced };
     } catch (err) {
+      done(false, describe(err));
       throw upstreamFailure(err);
     }
   }

@@ -4,7 +4,7 @@ import { Low } from 'lowdb';
 import { settingsFileSchema, type SettingsFile } from '@hub/contract';
 import { AtomicJsonFile } from './atomic-json-file';
 import { migrateLegacyKeys } from './migrate';
-import { StoreLoadError, type Store } from './store';
+import { StoreLoadError, type Store, type StoreStats } from './store';
 
 type Waiter = { resolve: () => void; reject: (err: unknown) => void };
 
@@ -26,8 +26,13 @@ export class LowdbStore implements Store {
   private writing: Promise<void> | null = null;
   private listeners = new Set<(revision: number) => void>();
   revision = 0;
+  private readonly timing = { writes: 0, failed: 0, totalMs: 0, maxMs: 0, last: null as string | null, slowest: [] as Array<{ at: string; ms: number }> };
 
-  private constructor(private readonly db: Low<unknown>, initial: SettingsFile) {
+  private constructor(
+    private readonly db: Low<unknown>,
+    initial: SettingsFile,
+    private readonly file: string,
+  ) {
     this.state = initial;
     this.durable = initial;
   }
@@ -39,7 +44,7 @@ export class LowdbStore implements Store {
     const isNew = db.data == null;
     const parsed = settingsFileSchema.safeParse(migrateLegacyKeys(db.data ?? {}));
     if (!parsed.success) throw new StoreLoadError(describeIssues(file, parsed.error));
-    const store = new LowdbStore(db, parsed.data);
+    const store = new LowdbStore(db, parsed.data, file);
     if (isNew) await store.update(() => undefined);
     return store;
   }
@@ -66,12 +71,15 @@ export class LowdbStore implements Store {
       const batch = this.waiters;
       this.waiters = [];
       const snapshot = this.state;
+      const started = performance.now();
       try {
         this.db.data = snapshot;
         await this.db.write();
+        this.note(performance.now() - started);
         this.durable = snapshot;
         for (const w of batch) w.resolve();
       } catch (err) {
+        this.timing.failed++;
         const pending = [...batch, ...this.waiters];
         this.waiters = [];
         this.state = this.durable;
@@ -80,6 +88,31 @@ export class LowdbStore implements Store {
       }
     }
     this.writing = null;
+  }
+
+  private note(ms: number): void {
+    const t = this.timing;
+    t.writes++;
+    t.totalMs += ms;
+    t.maxMs = Math.max(t.maxMs, ms);
+    t.last = new Date().toISOString();
+    t.slowest.push({ at: t.last, ms });
+    t.slowest.sort((a, b) => b.ms - a.ms);
+    t.slowest.length = Math.min(t.slowest.length, 10);
+  }
+
+  stats(): StoreStats {
+    const t = this.timing;
+    return {
+      kind: 'lowdb',
+      location: this.file,
+      writes: t.writes,
+      failedWrites: t.failed,
+      avgWriteMs: t.writes ? t.totalMs / t.writes : 0,
+      maxWriteMs: t.maxMs,
+      lastWriteAt: t.last,
+      slowestWrites: [...t.slowest],
+    };
   }
 
   private emit(): void {

@@ -15,7 +15,11 @@ export interface Store {
   /** Called after each change of the state, whoever made it. */
   onChange(listener: (revision: number) => void): () => void;
   readonly revision: number;
+  /** Write timings, for monitoring. */
+  stats(): StoreStats;
   close(): Promise<void>;
 }
 
 export class StoreLoadError extends Error {}
+
+export type StoreStats = { kind: string; location: string; writes: number; failedWrites: number; avgWriteMs: number; maxWriteMs: number; lastWriteAt: string | null; slowestWrites: Array<{ at: string; ms: number }> };

@@ -1,0 +1,72 @@
+import type { EventBus } from '../events/bus';
+import type { LogService } from './logs';
+import type { Metrics } from './metrics';
+
+export type CallRecord = { at: number; server: string; tool: string; duration: number; ok: boolean; user?: string; error?: string; requestId?: string };
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+
+/**
+ * Every tool call, wherever it came from (MCP, REST, OpenAPI): counted in
+ * the metrics, logged, published live, and kept in a bounded window for the
+ * monitoring reads. Nothing here touches the disk synchronously.
+ */
+export class Activity {
+  private readonly calls: CallRecord[] = [];
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly logs: LogService,
+    private readonly metrics: Metrics,
+    private readonly max = 20_000,
+  ) {}
+
+  record(call: Omit<CallRecord, 'at'>): void {
+    const rec = { ...call, at: Date.now() };
+    this.calls.push(rec);
+    if (this.calls.length > this.max) this.calls.shift();
+    this.metrics.observeCall(call.server, call.tool, call.ok, call.duration);
+    this.logs.add({
+      type: 'tool_call',
+      level: call.ok ? 'info' : 'error',
+      message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${call.error ?? 'error'}`} in ${call.duration.toFixed(1)} ms`,
+      server: call.server,
+      tool: call.tool,
+      duration: call.duration,
+      status: call.ok ? 'success' : 'error',
+      userId: call.user,
+      requestId: call.requestId,
+    });
+    this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: new Date(rec.at).toISOString(), error: call.error });
+  }
+
+  window(sinceMs: number, server?: string): CallRecord[] {
+    const from = Date.now() - sinceMs;
+    return this.calls.filter((c) => c.at >= from && (!server || c.server === server));
+  }
+
+  summary(sinceMs: number, server?: string) {
+    const calls = this.window(sinceMs, server);
+    const durations = calls.map((c) => c.duration).sort((a, b) => a - b);
+    const errors = calls.filter((c) => !c.ok).length;
+    const byTool: Record<string, { calls: number; errors: number; avgMs: number }> = {};
+    for (const c of calls) {
+      const k = `${c.server}/${c.tool}`;
+      const t = (byTool[k] ??= { calls: 0, errors: 0, avgMs: 0 });
+      t.avgMs = (t.avgMs * t.calls + c.duration) / (t.calls + 1);
+      t.calls++;
+      if (!c.ok) t.errors++;
+    }
+    return {
+      calls: calls.length,
+      errors,
+      errorRate: calls.length ? errors / calls.length : 0,
+      latencyMs: { p50: pct(durations, 50), p95: pct(durations, 95), p99: pct(durations, 99), max: durations.at(-1) ?? 0 },
+      byTool,
+    };
+  }
+
+  slowest(sinceMs: number, n = 20): CallRecord[] {
+    return [...this.window(sinceMs)].sort((a, b) => b.duration - a.duration).slice(0, n);
+  }
+}

@@ -1,0 +1,153 @@
+/// <reference path="./pino-roll.d.ts" />
+import path from 'node:path';
+import pino from 'pino';
+import roll from 'pino-roll';
+import type { EventBus } from '../events/bus';
+
+export const levels = ['error', 'warn', 'info', 'debug', 'trace'] as const;
+export type Level = (typeof levels)[number];
+const rank: Record<string, number> = { error: 50, warn: 40, info: 30, debug: 20, trace: 10 };
+
+export type LogEntry = {
+  id: number;
+  timestamp: string;
+  level: Level;
+  message: string;
+  service: string;
+  type: 'hub' | 'server' | 'tool_call';
+  server?: string;
+  tool?: string;
+  duration?: number;
+  status?: string;
+  requestId?: string;
+  userId?: string;
+};
+
+export type LogFilter = {
+  level?: Level;
+  since?: Date;
+  from?: Date;
+  to?: Date;
+  server?: string;
+  requestId?: string;
+  type?: string;
+  afterId?: number;
+};
+
+// Credentials that show up in upstream output: bearer tokens, key=value secrets.
+const secretPatterns: Array<[RegExp, string]> = [
+  [/(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[REDACTED]'],
+  [/((?:authorization|api[_-]?key|x-api-key|token|secret|password|passwd)["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1[REDACTED]'],
+];
+
+export function matches(e: LogEntry, f: LogFilter): boolean {
+  if (f.level && rank[e.level]! < rank[f.level]!) return false;
+  const t = Date.parse(e.timestamp);
+  if (f.since && t < f.since.getTime()) return false;
+  if (f.from && t < f.from.getTime()) return false;
+  if (f.to && t > f.to.getTime()) return false;
+  if (f.server && e.server !== f.server) return false;
+  if (f.requestId && e.requestId !== f.requestId) return false;
+  if (f.type && e.type !== f.type) return false;
+  if (f.afterId !== undefined && e.id <= f.afterId) return false;
+  return true;
+}
+
+/**
+ * Structured logs of Hub, its upstreams and every tool call. Recent entries
+ * stay in a fixed-size window for fast reads and live feeds; all go to a
+ * rotating file through pino (asynchronous, buffered), so a flood of lines
+ * costs neither tool-call latency nor unbounded memory.
+ */
+export class LogService {
+  private readonly window: LogEntry[] = [];
+  private seq = 0;
+  private file?: pino.Logger;
+  private readonly secrets = new Set<string>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly opts: { dir: string; rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number; windowSize?: number },
+  ) {}
+
+  async init(): Promise<void> {
+    const stream = await roll({
+      file: path.join(this.opts.dir, 'logs', 'hub'),
+      extension: '.log',
+      mkdir: true,
+      size: this.opts.maxSize,
+      ...(this.opts.rotation !== 'size' ? { frequency: this.opts.rotation } : {}),
+      limit: { count: this.opts.maxFiles },
+    });
+    this.file = pino(
+      {
+        base: undefined,
+        timestamp: false,
+        messageKey: 'message',
+        formatters: { level: (label) => ({ level: label }) },
+        redact: { paths: ['authorization', 'password', 'token', 'headers.authorization'], censor: '[REDACTED]' },
+      },
+      stream,
+    );
+  }
+
+  /** Values that must never appear in a log line (an upstream's secret env values, say). */
+  addSecrets(values: Iterable<string>): void {
+    for (const v of values) if (v && v.length >= 6) this.secrets.add(v);
+  }
+
+  private redact(text: string): string {
+    let out = text;
+    for (const [re, to] of secretPatterns) out = out.replace(re, to);
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
+    return out;
+  }
+
+  add(entry: Omit<LogEntry, 'id' | 'timestamp' | 'service'> & { service?: string }): LogEntry {
+    const full: LogEntry = {
+      id: ++this.seq,
+      timestamp: new Date().toISOString(),
+      service: entry.service ?? (entry.server ? `server:${entry.server}` : 'hub'),
+      ...entry,
+      message: this.redact(entry.message.length > 8192 ? `${entry.message.slice(0, 8192)}…` : entry.message),
+    };
+    this.window.push(full);
+    if (this.window.length > (this.opts.windowSize ?? 5000)) this.window.shift();
+    this.file?.[full.level === 'trace' ? 'trace' : full.level]({ ...full });
+    this.bus.publish('log.entry', full);
+    return full;
+  }
+
+  query(filter: LogFilter, limit = 1000): LogEntry[] {
+    const out = this.window.filter((e) => matches(e, filter));
+    return out.slice(-limit);
+  }
+
+  /** Empties the window of recent entries (the files keep their history until rotated away). */
+  clear(): number {
+    const n = this.window.length;
+    this.window.length = 0;
+    return n;
+  }
+
+  aggregate(groupBy: 'server' | 'hour' | 'level' | 'type', filter: LogFilter): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const e of this.window) {
+      if (!matches(e, filter)) continue;
+      const key = groupBy === 'hour' ? `${e.timestamp.slice(0, 13)}:00:00Z` : groupBy === 'server' ? (e.server ?? 'hub') : e[groupBy];
+      out[key] = (out[key] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  get lastId(): number {
+    return this.seq;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (!this.file) return resolve();
+      this.file.flush(() => resolve());
+    });
+  }
+}

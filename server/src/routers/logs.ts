@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { tracked } from '@trpc/server';
+import { requires, router } from '../trpc/init';
+import { levels, matches } from '../monitoring/logs';
+import { iterateTopic } from '../events/iterate';
+
+const date = z.coerce.date({ message: 'must be an ISO 8601 date' });
+export const logFilter = z.object({
+  level: z.enum(levels, { message: `must be one of ${levels.join(', ')}` }).optional(),
+  since: date.optional(),
+  from: date.optional(),
+  to: date.optional(),
+  server: z.string().min(1).optional(),
+  requestId: z.string().min(1).optional(),
+  type: z.enum(['hub', 'server', 'tool_call']).optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(500),
+});
+
+export const logsRouter = router({
+  list: requires('logs:read')
+    .input(logFilter.default({ limit: 500 }))
+    .query(({ ctx, input: { limit, ...filter } }) => ctx.services.logs.query(filter, limit)),
+
+  clear: requires('logs:write').mutation(({ ctx }) => {
+    const n = ctx.services.logs.clear();
+    return { message: `Cleared ${n} log entries` };
+  }),
+
+  aggregate: requires('logs:read')
+    .input(
+      z
+        .object({
+          groupBy: z.enum(['server', 'hour', 'level', 'type']).default('server'),
+          level: logFilter.shape.level,
+          type: logFilter.shape.type,
+          since: logFilter.shape.since,
+        })
+        .default({ groupBy: 'server' }),
+    )
+    .query(({ ctx, input: { groupBy, ...filter } }) => ({ groupBy, counts: ctx.services.logs.aggregate(groupBy, filter) })),
+
+  /**
+   * Live log feed: first `{type:'initial', logs}` (everything after
+   * `lastEventId` when resuming), then `{type:'log', log}` per new entry. The
+   * REST SSE stream is this same procedure.
+   */
+  stream: requires('logs:read')
+    .input(logFilter.extend({ lastEventId: z.string().nullish() }).default({ limit: 500 }))
+    .subscription(async function* ({ ctx, input: { limit, lastEventId, ...filter }, signal }) {
+      const logs = ctx.services.logs;
+      // Subscribe before taking the snapshot, so nothing falls between them.
+      const feed = iterateTopic(ctx.services.bus, 'log.entry', { signal, maxQueue: 2000 });
+      try {
+        const afterId = lastEventId != null && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined;
+        const initial = logs.query({ ...filter, afterId }, limit);
+        const seen = Math.max(afterId ?? 0, initial.at(-1)?.id ?? 0, logs.lastId);
+        yield tracked(String(seen), { type: 'initial' as const, logs: initial });
+        for await (const { payload, dropped } of feed) {
+          if (payload.id <= seen || !matches(payload, filter)) continue;
+          yield tracked(String(payload.id), { type: 'log' as const, log: payload, ...(dropped ? { dropped } : {}) });
+        }
+      } finally {
+        await feed.return(undefined);
+      }
+    }),
+});

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { tracked, TRPCError } from '@trpc/server';
+import { requires, router } from '../trpc/init';
+import { iterateTopic } from '../events/iterate';
+import { duration } from '../config';
+
+const range = duration.optional();
+
+export const monitoringRouter = router({
+  scrape: requires('monitoring:read').query(async ({ ctx }) => ({ text: await ctx.services.metrics.scrape(), contentType: ctx.services.metrics.contentType })),
+
+  metrics: requires('monitoring:read')
+    .input(z.object({ server: z.string().min(1).optional(), range: range.default(3600) }).default({ range: 3600 }))
+    .query(({ ctx, input }) => ({ server: input.server ?? null, rangeSeconds: input.range, ...ctx.services.activity.summary(input.range * 1000, input.server) })),
+
+  recordMetric: requires('monitoring:write')
+    .input(
+      z.object({
+        name: z.string().min(1).max(100).regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'must match [a-zA-Z_:][a-zA-Z0-9_:]*'),
+        type: z.enum(['counter', 'gauge', 'histogram']).default('gauge'),
+        tags: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'tag names must match [a-zA-Z_][a-zA-Z0-9_]*'), z.string()).default({}),
+        value: z.number().finite(),
+      }),
+    )
+    .mutation(({ ctx, input }) => {
+      try {
+        ctx.services.metrics.record(input);
+      } catch (err) {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: (err as Error).message });
+      }
+      return { message: `Recorded ${input.type} hub_custom_${input.name}` };
+    }),
+
+  health: requires('monitoring:read').query(({ ctx }) => {
+    const servers = ctx.services.servers.list(ctx.principal).map((s) => ({ name: s.name, status: s.status, error: s.error }));
+    const down = servers.filter((s) => s.status === 'error' || s.status === 'disconnected');
+    return { status: down.length ? 'degraded' : 'ok', uptime: process.uptime(), timestamp: new Date().toISOString(), servers, store: ctx.services.store.stats().failedWrites ? 'degraded' : 'ok' };
+  }),
+
+  overview: requires('monitoring:read').query(({ ctx }) => {
+    const servers = ctx.services.servers.list(ctx.principal);
+    const byStatus: Record<string, number> = {};
+    for (const s of servers) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+    const recent = ctx.services.activity.summary(5 * 60_000);
+    return {
+      servers: { total: servers.length, byStatus },
+      tools: ctx.services.catalog.scopeFor('all', ctx.principal)?.tools.length ?? 0,
+      sessions: ctx.services.sessions.size,
+      calls: { lastMinute: ctx.services.activity.window(60_000).length, lastHour: ctx.services.activity.window(3_600_000).length },
+      errorRate: recent.errorRate,
+      latencyMs: recent.latencyMs,
+    };
+  }),
+
+  errors: requires('monitoring:read')
+    .input(
+      z
+        .object({
+          groupBy: z.enum(['server', 'tool', 'hour']).default('server'),
+          since: range.default(86_400),
+          server: z.string().min(1).optional(),
+          details: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+        })
+        .default({ groupBy: 'server', since: 86_400, details: false }),
+    )
+    .query(({ ctx, input }) => {
+      const failed = ctx.services.activity.window(input.since * 1000, input.server).filter((c) => !c.ok);
+      const counts: Record<string, number> = {};
+      for (const c of failed) {
+        const key = input.groupBy === 'hour' ? `${new Date(c.at).toISOString().slice(0, 13)}:00:00Z` : input.groupBy === 'tool' ? `${c.server}/${c.tool}` : c.server;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return {
+        groupBy: input.groupBy,
+        total: failed.length,
+        counts,
+        ...(input.details ? { errors: failed.slice(-100).map((c) => ({ ...c, at: new Date(c.at).toISOString() })) } : {}),
+      };
+    }),
+
+  database: requires('monitoring:read').query(({ ctx }) => ctx.services.store.stats()),
+
+  slowQueries: requires('monitoring:read').query(({ ctx }) => ({
+    toolCalls: ctx.services.activity.slowest(3_600_000).map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
+    storeWrites: ctx.services.store.stats().slowestWrites,
+  })),
+
+  /** Tool-call activity, live. */
+  onCall: requires('tools:read').subscription(async function* ({ ctx, signal }) {
+    const feed = iterateTopic(ctx.services.bus, 'tool.call', { signal, maxQueue: 1000 });
+    let seq = 0;
+    try {
+      for await (const { payload } of feed) yield tracked(`${Date.now()}-${++seq}`, payload);
+    } finally {
+      await feed.return(undefined);
+    }
+  }),
+});
