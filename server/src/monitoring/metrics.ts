@@ -12,7 +12,7 @@ export class Metrics {
   private readonly custom = new Map<string, { type: string; metric: client.Counter | client.Gauge | client.Histogram; labels: string[] }>();
 
   constructor(sources: { upstreams: () => Array<{ name: string; status: string; reconnects: number }>; sessions: () => number }) {
-    client.collectDefaultMetrics({ register: this.registry, prefix: 'hub_process_' });
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'hub_' });
     this.toolCalls = new client.Counter({ name: 'hub_tool_calls_total', help: 'Tool calls by server, tool and status', labelNames: ['server', 'tool', 'status'], registers: [this.registry] });
     this.callLatency = new client.Histogram({
       name: 'hub_tool_call_duration_seconds',
