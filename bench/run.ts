@@ -1,8 +1,13 @@
 import { hotPath, report } from './hot-path';
+import { logFanout } from './log-fanout';
 
 const only = process.argv[2];
 if (!only || only === 'hot-path') {
   console.log('# Tool-call hot path (server-everything echo)');
   for (const line of report(await hotPath())) console.log(line);
+}
+if (!only || only === 'log-fanout') {
+  console.log('\n# Log fan-out');
+  for (const line of await logFanout()) console.log(line);
 }
 process.exit(0);

@@ -112,9 +112,9 @@ test('the tRPC subscription gets the same events from the same source', async ()
   await waitFor(() => got.length > 0, 5000, 'initial');
   assert.is(got[0].data.type, 'initial');
   await call('echo', { message: 'via trpc' });
-  await waitFor(() => got.some((e) => e.data.type === 'log' && /echo/.test(e.data.log.message)), 5000, 'log over trpc');
-  const withId = got.find((e) => e.data.type === 'log');
-  assert.is(withId.id, String(withId.data.log.id));
+  await waitFor(() => got.some((e) => e.data.type === 'logs' && e.data.logs.some((l: any) => /echo/.test(l.message))), 5000, 'log over trpc');
+  const batch = got.find((e) => e.data.type === 'logs');
+  assert.is(batch.id, String(batch.data.logs.at(-1).id));
   sub.unsubscribe();
   close();
 });

@@ -26,6 +26,8 @@ export type RestRoute = {
   upload?: string;
   /** For Server-Sent Events routes: the subscription whose events are streamed. */
   sse?: (caller: Caller, req: RequestParts) => Promise<AsyncIterable<unknown>>;
+  /** Splits one subscription event into the SSE events clients expect. */
+  sseEvents?: (id: string | undefined, data: unknown) => Array<{ id?: string; data: unknown }>;
 };
 
 /** Each documented REST path, mapped onto exactly one procedure. */
@@ -87,6 +89,11 @@ export const restRoutes: RestRoute[] = [
     url: '/api/logs/stream',
     call: async () => undefined,
     sse: (c, r) => c.logs.stream({ ...(r.query as object), lastEventId: r.headers['last-event-id'] } as never),
+    // The spec's stream: one `{type:'log', log}` event per entry after the initial one.
+    sseEvents: (id, data) => {
+      const d = data as { type: string; logs: Array<{ id: number }> };
+      return d.type === 'logs' ? d.logs.map((log) => ({ id: String(log.id), data: { type: 'log', log } })) : [{ id, data }];
+    },
   },
 
   { method: 'GET', url: '/api/monitoring/scrape', call: (c) => c.monitoring.scrape(), reply: 'text' },

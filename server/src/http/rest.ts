@@ -112,7 +112,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             headers: req.headers as Record<string, string | undefined>,
             file,
           };
-          if (route.sse) return await streamEvents(req, reply, (signal) => route.sse!(createCaller(ctx, { signal }), parts));
+          if (route.sse) return await streamEvents(req, reply, (signal) => route.sse!(createCaller(ctx, { signal }), parts), route.sseEvents);
           const data = await route.call(createCaller(ctx), parts);
           const sessionId = req.headers['x-session-id'];
           if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
@@ -150,7 +150,12 @@ async function readUpload(req: FastifyRequest, field: string): Promise<{ file: B
  * clients resume with Last-Event-ID), a comment every 15 s so proxies keep
  * the connection open, and the subscription ended when the client goes.
  */
-async function streamEvents(req: FastifyRequest, reply: FastifyReply, open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>) {
+async function streamEvents(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>,
+  split: RestRoute['sseEvents'] = (id, data) => [{ id, data }],
+) {
   const abort = new AbortController();
   const events = await open(abort.signal); // auth and input errors surface here, before the stream starts
   reply.hijack();
@@ -169,7 +174,8 @@ async function streamEvents(req: FastifyRequest, reply: FastifyReply, open: (sig
       // createCaller yields tracked events as [id, data, symbol] tuples.
       const [id, data] = Array.isArray(next.value) ? next.value : [undefined, next.value];
       if (!res.writable) break;
-      res.write(`${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+      // One write per subscription event, however many SSE events it holds.
+      res.write(split(id, data).map((e) => `${e.id !== undefined ? `id: ${e.id}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`).join(''));
     }
   } catch (err) {
     if (!abort.signal.aborted) req.log.warn({ err }, 'event stream ended with an error');

@@ -5,11 +5,18 @@ import type { UpstreamLists } from './upstream';
 export async function fetchLists(client: Client, timeout: number): Promise<UpstreamLists> {
   const caps = client.getServerCapabilities() ?? {};
   const opts = { timeout };
+  // A list the server claims but fails to give (method not found) counts as empty, not as a dead server.
   const pages = async <T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> => {
     const all: T[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 100; i++) {
-      const page = await fetchPage(cursor);
+      let page: { items: T[]; nextCursor?: string };
+      try {
+        page = await fetchPage(cursor);
+      } catch (err) {
+        if ((err as { code?: number }).code === -32601) return all;
+        throw err;
+      }
       all.push(...page.items);
       if (!page.nextCursor) break;
       cursor = page.nextCursor;

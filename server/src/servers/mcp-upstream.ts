@@ -178,7 +178,15 @@ export class McpUpstream implements Upstream {
       this.setStatus('disconnected', this.type === 'stdio' ? 'Process exited' : 'Connection closed');
       this.supervisor.dropped();
     };
-    await this.refreshLists(client);
+    try {
+      await this.refreshLists(client);
+    } catch (err) {
+      // Never leave a half-connected client (and its process) behind.
+      this.client = undefined;
+      await client.close().catch(() => undefined);
+      this.setStatus('error', `Listing failed: ${describe(err)}`);
+      throw err;
+    }
     this.setStatus('connected');
     this.startKeepAlive(client);
   }
