@@ -28,7 +28,16 @@ test('the typed client manages servers and hears their status change live', asyn
   assert.is(tool?.enabled, false);
   const result = await client.tools.callTool.mutate({ server: 'live', toolName: 'pid' });
   assert.match(String((result.content[0] as { text: string }).text), /^\d+$/);
+  // A crash reaches the subscription too, then the respawn.
+  await client.tools.callTool.mutate({ server: 'live', toolName: 'crash' }).catch(() => undefined);
+  await waitFor(() => seen.some((e) => e.name === 'live' && (e.status === 'disconnected' || e.status === 'error')), 10_000, 'crash event');
+  await waitFor(() => seen.filter((e) => e.name === 'live' && e.status === 'connected').length >= 2, 15_000, 'back up');
   sub.unsubscribe();
+  // Resuming sends the current status of every server first.
+  const resumed: string[] = [];
+  const again = client.servers.onStatus.subscribe({ lastEventId: '1' }, { onData: (e) => void resumed.push(`${e.data.name}:${e.data.status}`) });
+  await waitFor(() => resumed.includes('live:connected'), 5000, 'snapshot on resume');
+  again.unsubscribe();
   close();
 });
 

@@ -2,7 +2,7 @@
 export type HubEvents = {
   'settings.changed': { revision: number; at: string };
   /** An upstream's status changed. */
-  'server.status': { name: string; status: string; error: string | null; at: string };
+  'server.status': { name: string; status: string; error: string | null; at: string; change?: 'status' | 'lists'; tools?: number };
   /** What agents can see changed (tools, prompts, resources, enable flags, groups). */
   'catalog.changed': { version: number };
   /** A new log entry (Hub, an upstream, or a tool call). */

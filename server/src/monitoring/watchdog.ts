@@ -37,7 +37,9 @@ export class Watchdog {
   }
 
   start(): void {
-    this.off = this.bus.subscribe('server.status', ({ name, status, error }) => this.onStatus(name, status, error));
+    this.off = this.bus.subscribe('server.status', ({ name, status, error, change }) => {
+      if (change !== 'lists') this.onStatus(name, status, error);
+    });
     const evaluate = setInterval(() => this.evaluate(), 5000);
     evaluate.unref();
     this.timers.push(evaluate);

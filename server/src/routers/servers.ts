@@ -45,14 +45,28 @@ export const serversRouter = router({
     .input(z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }))
     .mutation(({ ctx, input }) => ctx.services.servers.finishOAuth(input)),
 
-  /** Status changes of every server, live. */
-  onStatus: requires('servers:read').subscription(async function* ({ ctx, signal }) {
-    const feed = iterateTopic(ctx.services.bus, 'server.status', { signal, maxQueue: 500 });
-    let seq = 0;
-    try {
-      for await (const { payload } of feed) yield tracked(`${Date.now()}-${++seq}`, payload);
-    } finally {
-      await feed.return(undefined);
-    }
-  }),
+  /**
+   * Status and tool-list changes of every server the caller may see, live.
+   * Status is a state, not a history: resuming (`lastEventId`) first sends
+   * every server's current status.
+   */
+  onStatus: requires('servers:read')
+    .input(z.object({ lastEventId: z.string().nullish() }).optional())
+    .subscription(async function* ({ ctx, input, signal }) {
+      const feed = iterateTopic(ctx.services.bus, 'server.status', { signal, maxQueue: 500 });
+      let seq = 0;
+      const id = () => `${Date.now()}-${++seq}`;
+      try {
+        if (input?.lastEventId) {
+          for (const s of ctx.services.servers.list(ctx.principal)) {
+            yield tracked(id(), { name: s.name, status: s.status, error: s.error, at: new Date().toISOString(), change: 'status' as const, tools: s.tools.length });
+          }
+        }
+        for await (const { payload } of feed) {
+          if (ctx.services.servers.canSee(ctx.principal, payload.name)) yield tracked(id(), payload);
+        }
+      } finally {
+        await feed.return(undefined);
+      }
+    }),
 });

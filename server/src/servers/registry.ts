@@ -66,7 +66,7 @@ export class ServerRegistry {
       if (!entry) return;
       const st = entry.upstream.state;
       if (what === 'lists') this.cache.set(name, st);
-      else this.bus.publish('server.status', { name, status: st.status, error: st.error, at: new Date().toISOString() });
+      this.bus.publish('server.status', { name, status: st.status, error: st.error, at: new Date().toISOString(), change: what, tools: st.tools.length });
       this.emit(name, what);
     },
   };

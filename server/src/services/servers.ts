@@ -89,6 +89,11 @@ export class ServersService {
       .map((n) => this.view(n));
   }
 
+  canSee(principal: Principal, name: string): boolean {
+    const visible = visibleServers(principal, this.store.get());
+    return !visible || visible.has(name);
+  }
+
   viewFor(principal: Principal, name: string): ServerView {
     const visible = visibleServers(principal, this.store.get());
     if (visible && !visible.has(name)) throw notFound(`Server ${name}`);
