@@ -17,12 +17,23 @@ function hostOf(value: string): string {
  * middleware): a Hub bound to loopback answers only loopback or configured
  * host names, and a browser Origin must name an allowed host.
  */
-export function hostAllowed(services: Services, req: FastifyRequest): string | null {
-  const allowed = new Set([...loopback, ...services.config.allowedHosts]);
+// Per Hub, rebuilt only when install.baseUrl changes: this runs on every MCP request.
+const cache = new WeakMap<Services, { baseUrl: string | undefined; allowed: Set<string> }>();
+
+function allowedHosts(services: Services): Set<string> {
   const baseUrl = services.settings.systemConfig().install?.baseUrl;
+  const hit = cache.get(services);
+  if (hit && hit.baseUrl === baseUrl) return hit.allowed;
+  const allowed = new Set([...loopback, ...services.config.allowedHosts]);
   if (baseUrl) allowed.add(hostOf(baseUrl));
+  if (services.config.host !== '0.0.0.0' && services.config.host !== '::') allowed.add(hostOf(services.config.host));
+  cache.set(services, { baseUrl, allowed });
+  return allowed;
+}
+
+export function hostAllowed(services: Services, req: FastifyRequest): string | null {
+  const allowed = allowedHosts(services);
   const bindsAll = services.config.host === '0.0.0.0' || services.config.host === '::';
-  if (!bindsAll) allowed.add(hostOf(services.config.host));
   const host = hostOf(req.headers.host ?? '');
   const checkHost = !bindsAll || services.config.allowedHosts.length > 0;
   if (checkHost && !allowed.has(host)) return `Host ${req.headers.host} is not allowed`;

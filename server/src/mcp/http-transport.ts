@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-type Stream = { res: ServerResponse; pending: Set<RequestId> };
+type Stream = { res: ServerResponse; pending: Set<RequestId>; flushTimer?: NodeJS.Timeout };
 type Message = Record<string, unknown>;
 
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
@@ -86,10 +86,13 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
     res.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
-    res.flushHeaders();
+    // Headers leave with the first event (one write, not three, for a quick answer);
+    // a call that stays silent for a second gets them sent on their own.
     const stream: Stream = { res, pending: new Set(requests.map((r) => r.id as RequestId)) };
+    stream.flushTimer = setTimeout(() => res.flushHeaders(), 1000);
     for (const id of stream.pending) this.streams.set(id, stream);
     res.once('close', () => {
+      clearTimeout(stream.flushTimer);
       for (const id of stream.pending) this.streams.delete(id);
     });
     for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
@@ -119,12 +122,16 @@ export class NodeStreamableTransport implements Transport {
     }
     const stream = this.streams.get(requestId);
     if (!stream) return; // the client went away; nothing to deliver to
-    stream.res.write(event);
+    clearTimeout(stream.flushTimer);
     if (isResponse(m)) {
       stream.pending.delete(requestId);
       this.streams.delete(requestId);
-      if (stream.pending.size === 0) stream.res.end();
+      if (stream.pending.size === 0) {
+        stream.res.end(event);
+        return;
+      }
     }
+    stream.res.write(event);
   }
 
   async close(): Promise<void> {
