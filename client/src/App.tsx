@@ -1,7 +1,7 @@
 import { createResource, Match, Switch } from 'solid-js';
 import { api, isUnauthorized, setToken, token } from './api';
 import { Login } from './pages/Login';
-import { Dashboard } from './pages/Dashboard';
+import { Layout } from './Layout';
 
 export function App() {
   const [publicConfig] = createResource(() => api().system.publicConfig.query());
@@ -23,7 +23,7 @@ export function App() {
         <p class="center muted">Loading…</p>
       </Match>
       <Match when={loggedIn()}>
-        <Dashboard user={session()?.user ?? null} />
+        <Layout user={session()?.user ?? null} />
       </Match>
     </Switch>
   );

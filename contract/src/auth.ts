@@ -57,7 +57,17 @@ export const apiKeyRecord = z.looseObject({
   lastUsedAt: z.string().optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecord>;
-export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
+/** A key as the API shows it (plain type: loose records do not survive tRPC's type inference). */
+export type ApiKeyView = {
+  id: string;
+  name: string;
+  prefix: string;
+  permissions: string[];
+  owner: string;
+  createdAt: string;
+  expiresAt?: string;
+  lastUsedAt?: string;
+};
 export type ApiKeyCreated = ApiKeyView & { key: string };
 
 /** MCPHub's multi-key configuration, honoured as it is on the MCP routes. */

@@ -9,7 +9,7 @@ export const KEY_PREFIX = 'hub_';
 
 // Keys carry 192 random bits, so a plain SHA-256 is a sound way to store them (no stretching needed).
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
-const view = ({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeyView => rest;
+const view = ({ hash: _hash, ...rest }: ApiKeyRecord): ApiKeyView => rest as ApiKeyView;
 
 /** API keys: shown once, kept as hashes, each limited to its permissions and its owner's access. */
 export class KeysService {

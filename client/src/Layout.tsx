@@ -1,0 +1,57 @@
+import { createSignal, Match, onCleanup, Show, Switch } from 'solid-js';
+import type { PublicUser } from '@hub/contract';
+import { api, connected, setToken } from './api';
+import { Dashboard } from './pages/Dashboard';
+import { Servers } from './pages/Servers';
+import { Groups } from './pages/Groups';
+import { Users } from './pages/Users';
+import { Logs } from './pages/Logs';
+import { Settings } from './pages/Settings';
+
+const pages = ['dashboard', 'servers', 'groups', 'users', 'logs', 'settings'] as const;
+const current = () => (location.hash.replace(/^#\/?/, '') || 'dashboard') as (typeof pages)[number];
+
+export function Layout(props: { user: PublicUser | null }) {
+  const [page, setPage] = createSignal(current());
+  const onHash = () => setPage(current());
+  window.addEventListener('hashchange', onHash);
+  onCleanup(() => window.removeEventListener('hashchange', onHash));
+  const [dark, setDark] = createSignal(localStorage.getItem('hub.theme') === 'dark');
+  const applyTheme = () => document.documentElement.setAttribute('data-theme', dark() ? 'dark' : 'light');
+  applyTheme();
+
+  const logout = async () => {
+    await api().auth.logout.mutate().catch(() => undefined);
+    setToken(null);
+  };
+  const isAdmin = () => !props.user || props.user.role === 'admin';
+
+  return (
+    <div class="layout">
+      <header class="topbar">
+        <strong>Hub</strong>
+        <span class="muted" data-testid="live-status">{connected() ? '● live' : '○ reconnecting'}</span>
+        <nav aria-label="Main">
+          {pages.filter((p) => p !== 'users' || isAdmin()).map((p) => (
+            <a href={`#/${p}`} aria-current={page() === p ? 'page' : undefined}>{p[0]!.toUpperCase() + p.slice(1)}</a>
+          ))}
+        </nav>
+        <span class="spacer" />
+        <button class="link" aria-label="Toggle theme" onClick={() => (setDark(!dark()), localStorage.setItem('hub.theme', dark() ? 'dark' : 'light'), applyTheme())}>{dark() ? 'Light' : 'Dark'}</button>
+        <Show when={props.user}>
+          <span>{props.user!.username} ({props.user!.role})</span>
+          <button class="link" onClick={logout}>Sign out</button>
+        </Show>
+      </header>
+      <main class="content">
+        <Switch fallback={<Dashboard generatedPassword={props.user?.generatedPassword ?? false} />}>
+          <Match when={page() === 'servers'}><Servers /></Match>
+          <Match when={page() === 'groups'}><Groups /></Match>
+          <Match when={page() === 'users'}><Users /></Match>
+          <Match when={page() === 'logs'}><Logs /></Match>
+          <Match when={page() === 'settings'}><Settings /></Match>
+        </Switch>
+      </main>
+    </div>
+  );
+}

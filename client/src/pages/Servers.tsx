@@ -1,0 +1,217 @@
+import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
+import { resourceName, serverConfigInput } from '@hub/contract';
+import { api } from '../api';
+import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
+import { TryTool } from './TryTool';
+
+type Form = { name: string; type: string; command: string; args: string; url: string; openapiUrl: string; openapiSchema: string; env: Record<string, string>; headers: Record<string, string> };
+const emptyForm = (): Form => ({ name: '', type: 'stdio', command: '', args: '', url: '', openapiUrl: '', openapiSchema: '', env: {}, headers: {} });
+
+function toConfig(f: Form): Record<string, unknown> {
+  if (f.type === 'stdio') return { type: 'stdio', command: f.command, args: f.args.trim() ? f.args.trim().split(/\s+/) : [], env: f.env };
+  if (f.type === 'openapi') {
+    const openapi: Record<string, unknown> = {};
+    if (f.openapiUrl) openapi.url = f.openapiUrl;
+    if (f.openapiSchema.trim()) openapi.schema = JSON.parse(f.openapiSchema);
+    return { type: 'openapi', openapi, headers: f.headers };
+  }
+  return { type: f.type, url: f.url, headers: f.headers };
+}
+
+export function Servers() {
+  const [servers, { refetch }] = createResource(() => api().servers.list.query());
+  // Live: any status or tool-list change refreshes the snapshot (debounced).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const sub = api().servers.onStatus.subscribe(undefined, {
+    onData: () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void refetch(), 150);
+    },
+  });
+  onCleanup(() => (sub.unsubscribe(), clearTimeout(timer)));
+
+  const [form, setForm] = createSignal<Form>(emptyForm());
+  const [errors, setErrors] = createSignal<Record<string, string>>({});
+  const [selected, setSelected] = createSignal<string | null>(null);
+  const [importText, setImportText] = createSignal('');
+  const action = useAction();
+  const update = (patch: Partial<Form>) => setForm({ ...form(), ...patch });
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = form();
+    let config: Record<string, unknown>;
+    try {
+      config = toConfig(f);
+    } catch {
+      setErrors({ openapiSchema: 'must be valid JSON' });
+      return;
+    }
+    // The server's own schemas, so errors show before a round trip.
+    const found: Record<string, string> = {};
+    const n = resourceName.safeParse(f.name);
+    if (!n.success) found.name = n.error.issues[0]!.message;
+    const c = serverConfigInput.safeParse(config);
+    if (!c.success) for (const i of c.error.issues) found[String(i.path[0] === 'openapi' ? 'openapiUrl' : i.path[0])] = i.message;
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const created = await action.run(`Server ${f.name} added`, () => api().servers.create.mutate({ name: f.name, config: config as never }));
+    if (created) {
+      setForm(emptyForm());
+      void refetch();
+    } else {
+      const field = /^(?:config\.)?(\w+)/.exec(action.message()?.text ?? '')?.[1];
+      if (field) setErrors({ [field === 'openapi' ? 'openapiUrl' : field]: action.message()!.text });
+    }
+  };
+
+  const importJson = async () => {
+    let parsed: { mcpServers?: Record<string, Record<string, unknown>> };
+    try {
+      parsed = JSON.parse(importText());
+    } catch {
+      action.setMessage({ ok: false, text: 'Import: not valid JSON' });
+      return;
+    }
+    const entries = Object.entries(parsed.mcpServers ?? {});
+    if (!entries.length) return action.setMessage({ ok: false, text: 'Import: no mcpServers found' });
+    await action.run(`Imported ${entries.length} server(s)`, async () => {
+      for (const [name, config] of entries) await api().servers.create.mutate({ name, config: config as never });
+    });
+    void refetch();
+  };
+
+  const uploadBundle = async (file: File) => {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    await action.run(`Bundle ${file.name} installed`, () => api().servers.importBundle.mutate({ data: btoa(binary) }));
+    void refetch();
+  };
+
+  return (
+    <section>
+      <h1>Servers</h1>
+      <Notice message={action.message()} />
+      <table class="list" aria-label="Servers">
+        <thead>
+          <tr><th>Name</th><th>Type</th><th>Status</th><th>Tools</th><th>Enabled</th><th /></tr>
+        </thead>
+        <tbody>
+          <For each={servers() ?? []}>
+            {(s) => (
+              <tr data-server={s.name}>
+                <td><button class="link" onClick={() => setSelected(selected() === s.name ? null : s.name)}>{s.name}</button></td>
+                <td>{s.type}</td>
+                <td>
+                  <StatusBadge status={s.status} />
+                  <Show when={s.error}><div class="muted small">{s.error}</div></Show>
+                  <Show when={s.status === 'oauth_required' && s.authorizationUrl}>
+                    <a href={s.authorizationUrl} target="_blank" rel="noreferrer">Authorize</a>
+                  </Show>
+                </td>
+                <td>{s.tools.length}</td>
+                <td>
+                  <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />
+                </td>
+                <td>
+                  <button class="link danger" onClick={() => confirm(`Delete server ${s.name}?`) && void action.run(`Server ${s.name} deleted`, () => api().servers.remove.mutate({ name: s.name })).then(() => refetch())}>Delete</button>
+                </td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <Show when={servers()?.find((s) => s.name === selected())}>
+        {(s) => <ServerDetail server={s()} onChange={() => void refetch()} />}
+      </Show>
+
+      <form class="card form" onSubmit={submit} aria-label="Add server">
+        <h2>Add a server</h2>
+        <Field label="Name" error={errors().name}><input name="name" value={form().name} onInput={(e) => update({ name: e.currentTarget.value })} /></Field>
+        <Field label="Type">
+          <select name="type" value={form().type} onChange={(e) => update({ type: e.currentTarget.value })}>
+            <option value="stdio">stdio</option><option value="sse">sse</option><option value="streamable-http">streamable-http</option><option value="openapi">openapi</option>
+          </select>
+        </Field>
+        <Show when={form().type === 'stdio'}>
+          <Field label="Command" error={errors().command}><input name="command" value={form().command} onInput={(e) => update({ command: e.currentTarget.value })} /></Field>
+          <Field label="Arguments (space separated)"><input name="args" value={form().args} onInput={(e) => update({ args: e.currentTarget.value })} /></Field>
+          <KeyValueEditor label="Environment" value={form().env} onChange={(env) => update({ env })} />
+        </Show>
+        <Show when={form().type === 'sse' || form().type === 'streamable-http'}>
+          <Field label="URL" error={errors().url}><input name="url" value={form().url} onInput={(e) => update({ url: e.currentTarget.value })} /></Field>
+        </Show>
+        <Show when={form().type === 'openapi'}>
+          <Field label="OpenAPI document URL" error={errors().openapiUrl}><input name="openapiUrl" value={form().openapiUrl} onInput={(e) => update({ openapiUrl: e.currentTarget.value })} /></Field>
+          <Field label="…or paste the schema (JSON)" error={errors().openapiSchema}><textarea name="openapiSchema" rows={4} value={form().openapiSchema} onInput={(e) => update({ openapiSchema: e.currentTarget.value })} /></Field>
+        </Show>
+        <Show when={form().type !== 'stdio'}>
+          <KeyValueEditor label="Headers" value={form().headers} onChange={(headers) => update({ headers })} />
+        </Show>
+        <button type="submit" disabled={action.busy()}>{action.busy() ? 'Saving…' : 'Add server'}</button>
+      </form>
+
+      <div class="card form">
+        <h2>Import</h2>
+        <Field label='Claude-style JSON ({"mcpServers": {...}})'><textarea name="import" rows={4} value={importText()} onInput={(e) => setImportText(e.currentTarget.value)} /></Field>
+        <button onClick={importJson} disabled={action.busy()}>Import</button>
+        <Field label="MCP bundle (.mcpb)"><input type="file" accept=".mcpb,.zip" onChange={(e) => e.currentTarget.files?.[0] && void uploadBundle(e.currentTarget.files[0])} /></Field>
+      </div>
+    </section>
+  );
+}
+
+type ServerView = Awaited<ReturnType<ReturnType<typeof api>['servers']['list']['query']>>[number];
+
+function ServerDetail(props: { server: ServerView; onChange: () => void }) {
+  const action = useAction();
+  const [editing, setEditing] = createSignal<{ name: string; text: string } | null>(null);
+  const [trying, setTrying] = createSignal<string | null>(null);
+  const toggle = (kind: 'tools' | 'prompts', item: string, enabled: boolean) =>
+    action.run(`${item} ${enabled ? 'enabled' : 'disabled'}`, () => api().servers.toggleItem.mutate({ kind, server: props.server.name, item, enabled })).then(props.onChange);
+  return (
+    <div class="card detail" aria-label={`Server ${props.server.name}`}>
+      <h2>{props.server.name}</h2>
+      <Notice message={action.message()} />
+      <h3>Tools</h3>
+      <ul class="items">
+        <For each={props.server.tools}>
+          {(t) => (
+            <li data-tool={t.name}>
+              <label class="inline"><input type="checkbox" aria-label={`Enable tool ${t.name}`} checked={t.enabled} onChange={(e) => void toggle('tools', t.name, e.currentTarget.checked)} /> <strong>{t.name}</strong></label>
+              <span class="muted"> {t.description}</span>
+              <button class="link" onClick={() => setEditing({ name: t.name, text: t.description })}>Edit description</button>
+              <Show when={t.originalDescription !== undefined}>
+                <button class="link" onClick={() => void action.run('Description reset', () => api().servers.resetItemDescription.mutate({ kind: 'tools', server: props.server.name, item: t.name })).then(props.onChange)}>Reset</button>
+              </Show>
+              <button class="link" onClick={() => setTrying(trying() === t.name ? null : t.name)}>Try it</button>
+              <Show when={editing()?.name === t.name}>
+                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void action.run('Description saved', () => api().servers.describeItem.mutate({ kind: 'tools', server: props.server.name, item: t.name, description: editing()!.text })).then(() => (setEditing(null), props.onChange())); }}>
+                  <input aria-label="Description" value={editing()!.text} onInput={(e) => setEditing({ name: t.name, text: e.currentTarget.value })} />
+                  <button type="submit">Save</button>
+                </form>
+              </Show>
+              <Show when={trying() === t.name}>
+                <TryTool server={props.server.name} tool={t.name} schema={t.inputSchema} />
+              </Show>
+            </li>
+          )}
+        </For>
+      </ul>
+      <Show when={props.server.prompts.length}>
+        <h3>Prompts</h3>
+        <ul class="items">
+          <For each={props.server.prompts}>
+            {(p) => (
+              <li>
+                <label class="inline"><input type="checkbox" aria-label={`Enable prompt ${p.name}`} checked={p.enabled} onChange={(e) => void toggle('prompts', p.name, e.currentTarget.checked)} /> <strong>{p.name}</strong></label>
+                <span class="muted"> {p.description}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </div>
+  );
+}
