@@ -130,7 +130,8 @@ test('tools of a server are served from the cache at once after a restart, befor
   assert.ok(names.includes('sleepy-echo'), 'cached tool listed');
   assert.ok(Date.now() - started < 3000, 'listed before the server finished starting');
   // A call made while it is still starting waits for it instead of failing.
-  assert.match(text(await c.callTool({ name: 'sleepy-echo', arguments: { message: 'patience' } })), /patience/);
+  const waited = await c.callTool({ name: 'sleepy-echo', arguments: { message: 'patience' } });
+  assert.match(text(waited), /patience/, JSON.stringify(waited));
   await c.close();
 });
 
