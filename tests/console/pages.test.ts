@@ -125,4 +125,25 @@ test('dashboard and settings pages render', async () => {
   await shot('dashboard-phone');
 });
 
+test('with MFA on, the login page asks for the authenticator code', async () => {
+  const { TOTP, Secret } = await import('otpauth');
+  const token = await hub.login();
+  await hub.request('POST', '/api/users', { token, body: { username: 'gina', password: 'gina-pass' } });
+  const gt = await hub.login('gina', 'gina-pass');
+  const secret = (await hub.request('POST', '/api/auth/mfa/enable', { token: gt, body: { type: 'totp' } })).body.data.secret;
+  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+  await hub.request('POST', '/api/auth/mfa/verify', { token: gt, body: { code: totp.generate() } });
+  const p = await browser.newPage();
+  await p.goto(hub.url + '/');
+  await p.fill('input[name=username]', 'gina');
+  await p.fill('input[name=password]', 'gina-pass');
+  await p.click('button[type=submit]');
+  await p.waitForSelector('input[name=mfaCode]');
+  await p.fill('input[name=mfaCode]', totp.generate({ timestamp: Date.now() + 30_000 }));
+  await p.click('button[type=submit]');
+  await p.waitForSelector('h1:has-text("Dashboard")');
+  await p.screenshot({ path: path.join(artifacts, 'login-mfa.png') });
+  await p.close();
+});
+
 test.run();

@@ -8,6 +8,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
   const [settings, { refetch }] = createResource(() => api().settings.get.query().catch(() => null));
   const [overview, overviewCtl] = createResource(() => api().monitoring.overview.query().catch(() => null));
   const [calls, setCalls] = createSignal<number[]>([]);
+  const [errors, errorsCtl] = createResource(() => api().monitoring.errors.query({ groupBy: 'server', since: '1h', details: true }).catch(() => null));
 
   const beat = api().system.heartbeat.subscribe({ intervalMs: 2000 }, {
     onData: (e) => {
@@ -16,7 +17,12 @@ export function Dashboard(props: { generatedPassword: boolean }) {
     },
   });
   const changes = api().system.onSettingsChanged.subscribe(undefined, { onData: () => void refetch() });
-  const activity = api().monitoring.onCall.subscribe(undefined, { onData: () => setCalls((c) => [...c.filter((t) => t > Date.now() - 60_000), Date.now()]) });
+  const activity = api().monitoring.onCall.subscribe(undefined, {
+    onData: (e) => {
+      setCalls((c) => [...c.filter((t) => t > Date.now() - 60_000), Date.now()]);
+      if (!e.data.ok) void errorsCtl.refetch();
+    },
+  });
   onCleanup(() => (beat.unsubscribe(), changes.unsubscribe(), activity.unsubscribe()));
 
   return (
@@ -36,6 +42,12 @@ export function Dashboard(props: { generatedPassword: boolean }) {
         <div class="card stat"><span class="muted">Uptime</span><strong data-testid="uptime">{pulse() ? `${Math.floor(pulse()!.uptime)} s` : '…'}</strong></div>
         <div class="card stat"><span class="muted">Settings revision</span><strong data-testid="revision">{pulse()?.revision ?? '…'}</strong></div>
       </section>
+      <h2>Recent errors</h2>
+      <ul class="items" data-testid="recent-errors">
+        <For each={(errors()?.errors ?? []).slice(-10).reverse()} fallback={<li class="muted">No errors in the last hour.</li>}>
+          {(e) => <li><time class="muted">{e.at.slice(11, 19)}</time> <b>{e.server}/{e.tool}</b> {e.error}</li>}
+        </For>
+      </ul>
       <p class="muted" data-testid="heartbeat">Last heartbeat: {pulse()?.time ?? 'waiting…'}</p>
     </section>
   );

@@ -7,12 +7,14 @@ export function Login() {
   const [password, setPassword] = createSignal('');
   const [error, setError] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
+  const [mfaCode, setMfaCode] = createSignal('');
+  const [needsMfa, setNeedsMfa] = createSignal(false);
 
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(null);
     // Same schema the server validates with.
-    const parsed = loginInput.safeParse({ username: username(), password: password() });
+    const parsed = loginInput.safeParse({ username: username(), password: password(), ...(needsMfa() ? { mfaCode: mfaCode() } : {}) });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       setError(`${issue.path.join('.')}: ${issue.message}`);
@@ -23,7 +25,10 @@ export function Login() {
       const result = await api().auth.login.mutate(parsed.data);
       setToken(result.token);
     } catch (err) {
-      setError(errorMessage(err));
+      const text = errorMessage(err);
+      // The server asks for the second factor by naming the field.
+      if (/^mfaCode:/.test(text)) setNeedsMfa(true);
+      setError(text);
     } finally {
       setBusy(false);
     }
@@ -42,6 +47,12 @@ export function Login() {
           Password
           <input name="password" type="password" autocomplete="current-password" value={password()} onInput={(e) => setPassword(e.currentTarget.value)} />
         </label>
+        <Show when={needsMfa()}>
+          <label>
+            Authenticator code
+            <input name="mfaCode" inputmode="numeric" autocomplete="one-time-code" maxLength={6} value={mfaCode()} onInput={(e) => setMfaCode(e.currentTarget.value)} />
+          </label>
+        </Show>
         <Show when={error()}>
           <p class="error" role="alert">{error()}</p>
         </Show>
