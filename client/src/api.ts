@@ -9,7 +9,9 @@ export type Api = TRPCClient<AppRouter>;
 
 const [token, setTokenSignal] = createSignal<string | null>(localStorage.getItem(TOKEN_KEY));
 const [connected, setConnected] = createSignal(false);
-export { token, connected };
+// Bumped on every reconnect: resources keyed on it refetch, so pages resync after a dropped socket.
+const [epoch, setEpoch] = createSignal(1);
+export { token, connected, epoch };
 
 let ws: ReturnType<typeof createWSClient> | null = null;
 let client: Api | null = null;
@@ -22,7 +24,10 @@ function open(): Api {
     // Read on every (re)connect so a new login takes effect without a reload.
     connectionParams: () => ({ token: pendingToken ?? '' }),
     retryDelayMs: (attempt) => Math.min(500 * 2 ** attempt, 10_000),
-    onOpen: () => setConnected(true),
+    onOpen: () => {
+      if (!connected()) setEpoch((n) => n + 1);
+      setConnected(true);
+    },
     onClose: () => setConnected(false),
   });
   client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });

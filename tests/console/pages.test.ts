@@ -115,10 +115,30 @@ test('a user created in the console sees only their servers', async () => {
   await other.close();
 });
 
-test('dashboard and settings pages render', async () => {
+test('a server is edited from the console and reconnects with its new configuration', async () => {
+  await page.goto(hub.url + '/#/servers');
+  await page.click('tr[data-server="crashy"] button:has-text("Edit")');
+  await page.waitForSelector('h2:has-text("Edit crashy")');
+  await page.fill('input[name=name]', 'crashy-renamed');
+  await page.click('form[aria-label="Add server"] button[type=submit]');
+  await page.waitForSelector('tr[data-server="crashy-renamed"] [data-status="connected"]', { timeout: 15_000 });
+  assert.is(await page.$('tr[data-server="crashy"]'), null);
+});
+
+test('settings save with a clear message, and a bad value shows the API error', async () => {
   await page.goto(hub.url + '/#/settings');
   await page.waitForSelector('h1:has-text("Settings")');
+  await page.fill('form[aria-label="Install settings"] input[name=baseUrl]', 'not a url');
+  await page.click('form[aria-label="Install settings"] button[type=submit]');
+  await page.waitForSelector('[role=alert]');
+  assert.match((await page.textContent('[role=alert]')) ?? '', /install\.baseUrl/);
+  await page.fill('form[aria-label="Install settings"] input[name=baseUrl]', 'https://hub.example.com');
+  await page.click('form[aria-label="Install settings"] button[type=submit]');
+  await page.waitForSelector('[role=status]:has-text("Install settings saved")');
   await shot('settings');
+});
+
+test('dashboard and settings pages render', async () => {
   await page.goto(hub.url + '/#/dashboard');
   await page.waitForSelector('h1:has-text("Dashboard")');
   await page.setViewportSize({ width: 390, height: 800 });

@@ -1,11 +1,11 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { groupCreate } from '@hub/contract';
-import { api } from '../api';
+import { api, epoch } from '../api';
 import { Field, Notice, useAction } from '../ui';
 
 export function Groups() {
-  const [groups, { refetch }] = createResource(() => api().groups.list.query());
-  const [servers] = createResource(() => api().servers.list.query());
+  const [groups, { refetch }] = createResource(epoch, () => api().groups.list.query());
+  const [servers] = createResource(epoch, () => api().servers.list.query());
   const [name, setName] = createSignal('');
   const [description, setDescription] = createSignal('');
   const [error, setError] = createSignal<string | null>(null);
@@ -34,7 +34,10 @@ export function Groups() {
           return (
             <div class="card" data-group={g.name}>
               <h2>{g.name} <button class="link danger" onClick={() => confirm(`Delete group ${g.name}?`) && void action.run(`Group ${g.name} deleted`, () => api().groups.remove.mutate({ id: g.id })).then(() => refetch())}>Delete</button></h2>
-              <p class="muted">{g.description}</p>
+              <p class="muted">
+                {g.description}{' '}
+                <button class="link" onClick={() => { const d = prompt(`Description of ${g.name}`, g.description ?? ''); if (d !== null) void action.run('Description saved', () => api().groups.update.mutate({ id: g.id, description: d })).then(() => refetch()); }}>Edit description</button>
+              </p>
               <p>Endpoint: <code>{endpoint}</code> <button class="link" onClick={() => void navigator.clipboard?.writeText(clientConfig)}>Copy client config</button></p>
               <For each={g.serverConfigs}>
                 {(sc) => {

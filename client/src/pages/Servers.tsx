@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
 import { resourceName, serverConfigInput } from '@hub/contract';
-import { api } from '../api';
+import { api, epoch } from '../api';
 import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
 import { TryTool } from './TryTool';
 
@@ -19,7 +19,7 @@ function toConfig(f: Form): Record<string, unknown> {
 }
 
 export function Servers() {
-  const [servers, { refetch }] = createResource(() => api().servers.list.query());
+  const [servers, { refetch }] = createResource(epoch, () => api().servers.list.query());
   // Live: any status or tool-list change refreshes the snapshot (debounced).
   let timer: ReturnType<typeof setTimeout> | undefined;
   const sub = api().servers.onStatus.subscribe(undefined, {
@@ -34,6 +34,24 @@ export function Servers() {
   const [errors, setErrors] = createSignal<Record<string, string>>({});
   const [selected, setSelected] = createSignal<string | null>(null);
   const [importText, setImportText] = createSignal('');
+  // Set while the form edits an existing server (its current name).
+  const [editing, setEditing] = createSignal<string | null>(null);
+  const edit = (s: { name: string; config: Record<string, unknown> }) => {
+    const c = s.config as { type?: string; command?: string; args?: string[]; url?: string; env?: Record<string, string>; headers?: Record<string, string>; openapi?: { url?: string; schema?: unknown } };
+    setEditing(s.name);
+    setForm({
+      name: s.name,
+      type: c.type ?? (c.command ? 'stdio' : 'sse'),
+      command: c.command ?? '',
+      args: (c.args ?? []).join(' '),
+      url: c.url ?? '',
+      openapiUrl: c.openapi?.url ?? '',
+      openapiSchema: c.openapi?.schema ? JSON.stringify(c.openapi.schema, null, 2) : '',
+      env: c.env ?? {},
+      headers: c.headers ?? {},
+    });
+    document.querySelector('form[aria-label="Add server"]')?.scrollIntoView();
+  };
   const action = useAction();
   const update = (patch: Partial<Form>) => setForm({ ...form(), ...patch });
 
@@ -55,9 +73,15 @@ export function Servers() {
     if (!c.success) for (const i of c.error.issues) found[String(i.path[0] === 'openapi' ? 'openapiUrl' : i.path[0])] = i.message;
     setErrors(found);
     if (Object.keys(found).length) return;
-    const created = await action.run(`Server ${f.name} added`, () => api().servers.create.mutate({ name: f.name, config: config as never }));
+    const was = editing();
+    const created = await action.run(was ? `Server ${f.name} saved` : `Server ${f.name} added`, () =>
+      was
+        ? api().servers.update.mutate({ name: was, config: config as never, ...(f.name !== was ? { newName: f.name } : {}) })
+        : api().servers.create.mutate({ name: f.name, config: config as never }),
+    );
     if (created) {
       setForm(emptyForm());
+      setEditing(null);
       void refetch();
     } else {
       const field = /^(?:config\.)?(\w+)/.exec(action.message()?.text ?? '')?.[1];
@@ -115,6 +139,7 @@ export function Servers() {
                   <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />
                 </td>
                 <td>
+                  <button class="link" onClick={() => edit(s)}>Edit</button>
                   <button class="link danger" onClick={() => confirm(`Delete server ${s.name}?`) && void action.run(`Server ${s.name} deleted`, () => api().servers.remove.mutate({ name: s.name })).then(() => refetch())}>Delete</button>
                 </td>
               </tr>
@@ -127,7 +152,7 @@ export function Servers() {
       </Show>
 
       <form class="card form" onSubmit={submit} aria-label="Add server">
-        <h2>Add a server</h2>
+        <h2>{editing() ? `Edit ${editing()}` : 'Add a server'}</h2>
         <Field label="Name" error={errors().name}><input name="name" value={form().name} onInput={(e) => update({ name: e.currentTarget.value })} /></Field>
         <Field label="Type">
           <select name="type" value={form().type} onChange={(e) => update({ type: e.currentTarget.value })}>
@@ -149,7 +174,8 @@ export function Servers() {
         <Show when={form().type !== 'stdio'}>
           <KeyValueEditor label="Headers" value={form().headers} onChange={(headers) => update({ headers })} />
         </Show>
-        <button type="submit" disabled={action.busy()}>{action.busy() ? 'Saving…' : 'Add server'}</button>
+        <button type="submit" disabled={action.busy()}>{action.busy() ? 'Saving…' : editing() ? 'Save server' : 'Add server'}</button>
+        <Show when={editing()}><button type="button" class="link" onClick={() => (setEditing(null), setForm(emptyForm()))}>Cancel</button></Show>
       </form>
 
       <div class="card form">

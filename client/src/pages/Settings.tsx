@@ -1,11 +1,12 @@
 import { createResource, For } from 'solid-js';
-import { api } from '../api';
+import { api, epoch } from '../api';
 import { Notice, useAction } from '../ui';
 
 const routingFlags = ['enableGlobalRoute', 'enableGroupNameRoute', 'enableBearerAuth', 'skipAuth'] as const;
+const policyFlags = ['requireUppercase', 'requireLowercase', 'requireNumbers', 'requireSpecialChars', 'preventCommonPasswords'] as const;
 
 export function Settings() {
-  const [settings, { refetch }] = createResource(() => api().settings.get.query());
+  const [settings, { refetch }] = createResource(epoch, () => api().settings.get.query());
   const action = useAction();
   const save = (label: string, body: Record<string, unknown>) => action.run(label, () => api().settings.updateSystemConfig.mutate(body as never)).then(() => refetch());
   const download = async () => {
@@ -37,10 +38,31 @@ export function Settings() {
         <label>Public base URL <input name="baseUrl" value={sys().install?.baseUrl ?? ''} /></label>
         <button type="submit">Save</button>
       </form>
-      <form class="card form" aria-label="Password policy" onSubmit={(e) => { e.preventDefault(); const f = new FormData(e.currentTarget); void save('Password policy saved', { passwordPolicy: { minLength: Number(f.get('minLength')), requireNumbers: f.get('requireNumbers') === 'on' } }); }}>
+      <form class="card form" aria-label="Password policy" onSubmit={(e) => { e.preventDefault(); const f = new FormData(e.currentTarget); void save('Password policy saved', { passwordPolicy: { minLength: Number(f.get('minLength')), preventReuse: Number(f.get('preventReuse')), maxAge: Number(f.get('maxAge')), ...Object.fromEntries(policyFlags.map((k) => [k, f.get(k) === 'on'])) } }); }}>
         <h2>Password policy</h2>
         <label>Minimum length <input name="minLength" type="number" min="6" value={sys().passwordPolicy?.minLength ?? 6} /></label>
-        <label class="inline"><input name="requireNumbers" type="checkbox" checked={sys().passwordPolicy?.requireNumbers ?? false} /> require numbers</label>
+        <For each={[...policyFlags]}>
+          {(k) => <label class="inline"><input name={k} type="checkbox" checked={(sys().passwordPolicy as Record<string, unknown> | undefined)?.[k] === true} /> {k}</label>}
+        </For>
+        <label>Prevent reuse of the last N passwords <input name="preventReuse" type="number" min="0" value={sys().passwordPolicy?.preventReuse ?? 0} /></label>
+        <label>Maximum age (seconds, 0 = none) <input name="maxAge" type="number" min="0" value={sys().passwordPolicy?.maxAge ?? 0} /></label>
+        <button type="submit">Save</button>
+      </form>
+      <form class="card form" aria-label="Smart routing" onSubmit={(e) => { e.preventDefault(); const f = new FormData(e.currentTarget); void save('Smart routing saved', { smartRouting: { enabled: f.get('enabled') === 'on', dbUrl: String(f.get('dbUrl')), providerApiBaseUrl: String(f.get('providerApiBaseUrl')), providerApiKey: String(f.get('providerApiKey')), providerApiEmbeddingModel: String(f.get('providerApiEmbeddingModel')) } }); }}>
+        <h2>Smart routing</h2>
+        <label class="inline"><input name="enabled" type="checkbox" checked={sys().smartRouting?.enabled ?? false} /> enabled</label>
+        <label>Database URL <input name="dbUrl" value={sys().smartRouting?.dbUrl ?? ''} /></label>
+        <label>Embeddings API base URL <input name="providerApiBaseUrl" value={sys().smartRouting?.providerApiBaseUrl ?? ''} /></label>
+        <label>Embeddings API key <input name="providerApiKey" type="password" value={sys().smartRouting?.providerApiKey ?? ''} /></label>
+        <label>Embedding model <input name="providerApiEmbeddingModel" value={sys().smartRouting?.providerApiEmbeddingModel ?? ''} /></label>
+        <button type="submit">Save</button>
+      </form>
+      <form class="card form" aria-label="Router service" onSubmit={(e) => { e.preventDefault(); const f = new FormData(e.currentTarget); void save('Router service saved', { mcpRouter: Object.fromEntries([...f.entries()].map(([k, v]) => [k, String(v)])) }); }}>
+        <h2>Router service</h2>
+        <label>API key <input name="apiKey" type="password" value={sys().mcpRouter?.apiKey ?? ''} /></label>
+        <label>Referer <input name="referer" value={sys().mcpRouter?.referer ?? ''} /></label>
+        <label>Title <input name="title" value={sys().mcpRouter?.title ?? ''} /></label>
+        <label>Base URL <input name="baseUrl" value={sys().mcpRouter?.baseUrl ?? ''} /></label>
         <button type="submit">Save</button>
       </form>
       <div class="card"><h2>Settings file</h2><button onClick={() => void download()}>Export mcp_settings.json</button></div>

@@ -1,12 +1,15 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { roles, userCreate } from '@hub/contract';
-import { api } from '../api';
+import { api, epoch } from '../api';
 import { Field, Notice, useAction } from '../ui';
 
 export function Users() {
-  const [users, { refetch }] = createResource(() => api().users.list.query());
-  const [keys, keysCtl] = createResource(() => api().keys.list.query());
-  const [servers] = createResource(() => api().servers.list.query());
+  const [users, { refetch }] = createResource(epoch, () => api().users.list.query());
+  const [keys, keysCtl] = createResource(epoch, () => api().keys.list.query());
+  const [servers] = createResource(epoch, () => api().servers.list.query());
+  const [groupList] = createResource(epoch, () => api().groups.list.query());
+  const setAccess = (username: string, change: { servers?: string[]; groups?: string[] }) =>
+    void action.run(`Access of ${username} saved`, () => api().users.update.mutate({ username, ...change })).then(() => refetch());
   const [form, setForm] = createSignal({ username: '', password: '', role: 'user', servers: [] as string[] });
   const [errors, setErrors] = createSignal<Record<string, string>>({});
   const [newKey, setNewKey] = createSignal<string | null>(null);
@@ -46,7 +49,17 @@ export function Users() {
                     <For each={[...roles]}>{(r) => <option value={r}>{r}</option>}</For>
                   </select>
                 </td>
-                <td>{u.servers.join(', ')}</td>
+                <td>
+                  <details>
+                    <summary>{u.servers.length} servers, {u.groups.length} groups</summary>
+                    <For each={servers() ?? []}>
+                      {(s) => <label class="inline"><input type="checkbox" aria-label={`${u.username} server ${s.name}`} checked={u.servers.includes(s.name)} onChange={(e) => setAccess(u.username, { servers: e.currentTarget.checked ? [...u.servers, s.name] : u.servers.filter((x) => x !== s.name) })} /> {s.name}</label>}
+                    </For>
+                    <For each={groupList() ?? []}>
+                      {(g) => <label class="inline"><input type="checkbox" aria-label={`${u.username} group ${g.name}`} checked={u.groups.includes(g.id)} onChange={(e) => setAccess(u.username, { groups: e.currentTarget.checked ? [...u.groups, g.id] : u.groups.filter((x) => x !== g.id) })} /> group {g.name}</label>}
+                    </For>
+                  </details>
+                </td>
                 <td>
                   <button class="link" onClick={() => { const p = prompt(`New password for ${u.username}`); if (p) void action.run('Password reset', () => api().users.update.mutate({ username: u.username, password: p })); }}>Reset password</button>
                   <button class="link danger" onClick={() => confirm(`Delete user ${u.username}?`) && void action.run(`User ${u.username} deleted`, () => api().users.remove.mutate({ username: u.username })).then(() => refetch())}>Delete</button>
