@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { createSmartServer } from '../mcp/smart-server';
 import { NodeStreamableTransport } from '../mcp/http-transport';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services';
@@ -11,6 +12,7 @@ import { grantedScopes } from '../auth/access';
 import type { Principal } from '../auth/principal';
 
 type Params = { group?: string };
+type Maker = typeof createAgentServer;
 
 function rpcError(reply: FastifyReply, status: number, message: string, code = -32000) {
   return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -40,9 +42,10 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return (rpcError(reply, 404, `No group or server named ${group}`), null);
   };
 
-  const admit = async (req: FastifyRequest, reply: FastifyReply) => {
+  const admit = async (req: FastifyRequest, reply: FastifyReply, smart: boolean) => {
     const refused = hostAllowed(services, req);
     if (refused) return (rpcError(reply, 403, refused), null);
+    if (smart && !services.smart.enabled()) return (rpcError(reply, 404, 'Smart routing is disabled (smartRouting.enabled)'), null);
     const auth = await mcpPrincipal(services, req, reply);
     if (!auth.ok) return null;
     const scopeKey = resolveScope((req.params as Params).group, reply);
@@ -64,8 +67,12 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return s;
   };
 
-  const streamable = async (req: FastifyRequest, reply: FastifyReply) => {
-    const admitted = await admit(req, reply);
+  const makerFor = (smart: boolean): Maker =>
+    smart ? (deps, key, who) => createSmartServer({ ...deps, smart: services.smart }, key, who ?? (() => null)) : createAgentServer;
+
+  const streamable = (smart: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const make = makerFor(smart);
+    const admitted = await admit(req, reply, smart);
     if (!admitted) return reply;
     const username = admitted.principal?.username ?? null;
     const sessionId = req.headers['mcp-session-id'];
@@ -81,14 +88,14 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       await (s.transport as NodeStreamableTransport).handle(req.raw, reply.raw, req.body);
       return reply;
     }
-    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, admitted.principal);
+    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, admitted.principal, make);
     const body = req.body;
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (req.method !== 'POST' || !initializing) {
       return rpcError(reply, 400, 'Bad Request: no valid session id; send initialize first');
     }
     let session: AgentSession | undefined;
-    const { server, dispose } = createAgentServer(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
+    const { server, dispose } = make(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
     const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
         services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: admitted.scopeKey, details: { transport: 'streamable-http' } });
@@ -107,10 +114,10 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return reply;
   };
 
-  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null) => {
+  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null, make: Maker = createAgentServer) => {
     const username = principal?.username ?? null;
     let session: AgentSession | undefined;
-    const { server, dispose } = createAgentServer(services.agentDeps, scopeKey, () => session?.principal ?? principal);
+    const { server, dispose } = make(services.agentDeps, scopeKey, () => session?.principal ?? principal);
     reply.hijack();
     const transport = new SSEServerTransport(messagesPath, reply.raw);
     services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: scopeKey, details: { transport: 'sse' } });
@@ -125,10 +132,10 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return reply;
   };
 
-  const sseRoute = async (req: FastifyRequest, reply: FastifyReply) => {
-    const admitted = await admit(req, reply);
+  const sseRoute = (smart: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const admitted = await admit(req, reply, smart);
     if (!admitted) return reply;
-    return legacySse(req, reply, admitted.scopeKey, admitted.principal);
+    return legacySse(req, reply, admitted.scopeKey, admitted.principal, makerFor(smart));
   };
 
   const messagesPath = '/messages';
@@ -149,10 +156,13 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
 
   const bodyLimit = Math.max(services.config.bodyLimit, 4 * 1024 * 1024);
   for (const url of ['/api/mcp', '/api/mcp/group/:group', '/mcp', '/mcp/:group']) {
-    app.route({ method: ['GET', 'POST', 'DELETE'], url, bodyLimit, handler: streamable });
+    app.route({ method: ['GET', 'POST', 'DELETE'], url, bodyLimit, handler: streamable(false) });
   }
-  for (const url of ['/api/sse', '/api/sse/group/:group', '/sse', '/sse/:group']) {
-    app.get(url, sseRoute);
+  // Smart routing: the same transports, three tools over the whole catalogue of the scope.
+  for (const url of ['/api/mcp/$smart', '/api/mcp/$smart/group/:group', '/mcp/$smart', '/mcp/$smart/:group']) {
+    app.route({ method: ['GET', 'POST', 'DELETE'], url, bodyLimit, handler: streamable(true) });
   }
+  for (const url of ['/api/sse', '/api/sse/group/:group', '/sse', '/sse/:group']) app.get(url, sseRoute(false));
+  for (const url of ['/api/sse/$smart', '/sse/$smart', '/sse/$smart/:group']) app.get(url, sseRoute(true));
   for (const url of [messagesPath, '/api/messages']) app.post(url, { bodyLimit }, messages);
 }

@@ -105,6 +105,10 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/monitoring/database', call: (c) => c.monitoring.database() },
   { method: 'GET', url: '/api/monitoring/slow-queries', call: (c) => c.monitoring.slowQueries() },
 
+  { method: 'GET', url: '/api/smart-routing/status', call: (c) => c.smart.status() },
+  { method: 'POST', url: '/api/smart-routing/search', call: (c, r) => c.smart.search(b(r) as never) },
+  { method: 'POST', url: '/api/smart-routing/reindex', call: (c) => c.smart.reindex() },
+
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },
   { method: 'GET', url: '/api/servers', call: (c) => c.servers.list() },

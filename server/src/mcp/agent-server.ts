@@ -69,6 +69,40 @@ async function forAgent<T>(extra: unknown, run: (opts: CallOptions) => Promise<T
   }
 }
 
+/**
+ * One tool call of an agent, on the hot path: permission, scope lookup (a
+ * map read), the upstream call with the agent attached, and the activity
+ * record. Errors of the tool come back as tool results, protocol errors as errors.
+ */
+export async function callExposed(
+  deps: AgentServerDeps,
+  scope: Scope,
+  caller: Principal | null,
+  name: string,
+  args: Record<string, unknown>,
+  extra: unknown,
+): Promise<CallToolResult> {
+  if (caller && !caller.permissions.has('tools:execute')) {
+    throw new McpError(ErrorCode.InvalidRequest, `Permission tools:execute required to call ${name}`);
+  }
+  const exposed = scope.toolIndex.get(name);
+  if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+  const upstream = deps.registry.upstream(exposed.server);
+  if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
+  const started = performance.now();
+  const done = (ok: boolean, error?: string) =>
+    deps.activity.record({ server: exposed.server, tool: exposed.original, duration: performance.now() - started, ok, user: caller?.username, error, requestId: String((extra as { requestId?: unknown }).requestId ?? '') });
+  try {
+    const result = await forAgent(extra, (opts) => upstream.callTool(exposed.original, args, opts));
+    done(!result.isError, result.isError ? 'tool returned an error' : undefined);
+    return result;
+  } catch (err) {
+    done(false, describe(err));
+    if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
+    return { isError: true, content: [{ type: 'text', text: `Error calling ${name}: ${describe(err)}` }] };
+  }
+}
+
 const emptyCompletion = { completion: { values: [], total: 0, hasMore: false } };
 
 function signatures(scope: Scope | null): [tools: string, prompts: string, resources: string] {
@@ -107,28 +141,7 @@ export function createAgentServer(
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: scope().tools.map((t) => t.tool) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-    const caller = principal();
-    if (caller && !caller.permissions.has('tools:execute')) {
-      throw new McpError(ErrorCode.InvalidRequest, `Permission tools:execute required to call ${req.params.name}`);
-    }
-    const exposed = scope().toolIndex.get(req.params.name);
-    if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
-    const upstream = registry.upstream(exposed.server);
-    if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
-    const started = performance.now();
-    const done = (ok: boolean, error?: string) =>
-      deps.activity.record({ server: exposed.server, tool: exposed.original, duration: performance.now() - started, ok, user: caller?.username, error, requestId: String(extra.requestId) });
-    try {
-      const result = await forAgent(extra, (opts) => upstream.callTool(exposed.original, req.params.arguments ?? {}, opts));
-      done(!result.isError, result.isError ? 'tool returned an error' : undefined);
-      return result;
-    } catch (err) {
-      done(false, describe(err));
-      if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
-      return { isError: true, content: [{ type: 'text', text: `Error calling ${req.params.name}: ${describe(err)}` }] };
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra));
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: scope().prompts.map((p) => p.prompt) }));
 

@@ -9,6 +9,7 @@ import { usersRouter } from './users';
 import { keysRouter } from './keys';
 import { logsRouter } from './logs';
 import { monitoringRouter } from './monitoring';
+import { smartRouter } from './smart';
 
 export const appRouter = router({
   system: systemRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   keys: keysRouter,
   logs: logsRouter,
   monitoring: monitoringRouter,
+  smart: smartRouter,
 });
 
 export type AppRouter = typeof appRouter;

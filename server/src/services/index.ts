@@ -22,6 +22,7 @@ import { LogService } from '../monitoring/logs';
 import { Metrics } from '../monitoring/metrics';
 import { Activity } from '../monitoring/activity';
 import { Watchdog } from '../monitoring/watchdog';
+import { SmartService } from '../smart/service';
 
 export type Services = {
   config: Config;
@@ -44,6 +45,7 @@ export type Services = {
   metrics: Metrics;
   activity: Activity;
   watchdog: Watchdog;
+  smart: SmartService;
   startedAt: number;
   /** Facts known only once listening. */
   runtime: { origin: string };
@@ -92,6 +94,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
   });
   const activity = new Activity(bus, logs, metrics);
   const watchdog = new Watchdog(store, bus, registry, logs, activity);
+  const smart = new SmartService(store, catalog, bus, config.dataDir);
+  await smart.init();
   watchdog.start();
   // Settings edits reach the live connections whichever door they came through.
   const stopSync = store.onChange(() => void registry.sync());
@@ -116,6 +120,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     metrics,
     activity,
     watchdog,
+    smart,
     startedAt: Date.now(),
     runtime,
     startServers: () => registry.sync(),
@@ -123,6 +128,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopRelay();
       stopSync();
       watchdog.stop();
+      smart.stop();
       await sessions.closeAll();
       await audit.flush();
       await databaseUsers.close();

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { Store } from '../store/store';
+import type { EventBus } from '../events/bus';
+import type { Catalog, ExposedTool } from '../mcp/catalog';
+import { Bm25Index, type Doc } from './bm25';
+import { EmbeddingClient, cosine } from './embeddings';
+
+export type SearchHit = { name: string; server: string; tool: string; score: number; description: string };
+
+type Props = Record<string, { description?: string }>;
+
+function docOf(t: ExposedTool, serverDescription: string | undefined): Doc {
+  const props = ((t.tool.inputSchema as { properties?: Props })?.properties ?? {}) as Props;
+  return {
+    id: t.name,
+    fields: [
+      { text: `${t.name} ${t.original} ${t.tool.title ?? ''}`, weight: 3 },
+      { text: t.tool.description ?? '', weight: 1 },
+      { text: Object.entries(props).map(([k, v]) => `${k} ${v.description ?? ''}`).join(' '), weight: 1 },
+      { text: `${t.server} ${serverDescription ?? ''}`, weight: 1.5 },
+    ],
+  };
+}
+
+const textOf = (d: Doc) => d.fields.map((f) => f.text).join('\n');
+const hash = (s: string) => createHash('sha1').update(s).digest('hex');
+
+/**
+ * The tool index behind smart routing: BM25 over names, descriptions and
+ * parameters (no external service needed), plus embeddings from any
+ * OpenAI-compatible API when one is configured, fused by reciprocal rank.
+ * Vectors are kept by content hash (unchanged tools are never re-embedded)
+ * in memory and in `<data folder>/embeddings.json`. Indexing runs in the
+ * background and never blocks a tool call.
+ */
+export class SmartService {
+  private lexical = new Bm25Index([]);
+  private tools = new Map<string, ExposedTool>();
+  private hashes = new Map<string, string>();
+  private vectors = new Map<string, number[]>();
+  private vectorModel = '';
+  private timer?: NodeJS.Timeout;
+  private embedding?: Promise<void>;
+  private lastError: string | null = null;
+  private off?: () => void;
+  private readonly cacheFile: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly catalog: Catalog,
+    private readonly bus: EventBus,
+    dataDir: string,
+  ) {
+    this.cacheFile = path.join(dataDir, 'embeddings.json');
+  }
+
+  private config() {
+    return this.store.get().systemConfig.smartRouting ?? {};
+  }
+
+  enabled(): boolean {
+    return this.config().enabled === true;
+  }
+
+  private client(): EmbeddingClient | null {
+    const c = this.config();
+    if (!c.providerApiBaseUrl) return null;
+    return new EmbeddingClient({ baseUrl: c.providerApiBaseUrl, apiKey: c.providerApiKey, model: c.providerApiEmbeddingModel || 'text-embedding-3-small' });
+  }
+
+  async init(): Promise<void> {
+    try {
+      const saved = JSON.parse(await readFile(this.cacheFile, 'utf8')) as { model: string; vectors: Record<string, number[]> };
+      this.vectorModel = saved.model;
+      this.vectors = new Map(Object.entries(saved.vectors));
+    } catch {
+      // no cache yet
+    }
+    this.off = this.bus.subscribe('catalog.changed', () => this.schedule());
+    this.schedule();
+  }
+
+  private dirty = true;
+
+  // Changes come in bursts: rebuild at most every 100 ms, and at once when a search needs it.
+  private schedule(): void {
+    this.dirty = true;
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.dirty) this.rebuild();
+    }, 100);
+    this.timer.unref();
+  }
+
+  /** Rebuilds the lexical index from the enabled catalog and starts embedding what changed. */
+  rebuild(): void {
+    this.dirty = false;
+    const scope = this.catalog.scope('all');
+    const servers = this.store.get().mcpServers;
+    const tools = scope?.tools ?? [];
+    const docs = tools.map((t) => docOf(t, servers[t.server]?.description));
+    this.lexical = new Bm25Index(docs);
+    this.tools = new Map(tools.map((t) => [t.name, t]));
+    this.hashes = new Map(docs.map((d) => [d.id, hash(textOf(d))]));
+    if (this.enabled()) this.embedding ??= this.embedMissing(docs).finally(() => (this.embedding = undefined));
+  }
+
+  private async embedMissing(docs: Doc[]): Promise<void> {
+    const client = this.client();
+    if (!client) return;
+    if (this.vectorModel !== client.model) {
+      this.vectors.clear();
+      this.vectorModel = client.model;
+    }
+    const missing = docs.filter((d) => !this.vectors.has(this.hashes.get(d.id)!));
+    try {
+      for (let i = 0; i < missing.length; i += 64) {
+        const batch = missing.slice(i, i + 64);
+        const vecs = await client.embed(batch.map(textOf));
+        batch.forEach((d, j) => this.vectors.set(this.hashes.get(d.id)!, vecs[j]!));
+      }
+      this.lastError = null;
+      if (missing.length) {
+        const live = new Set(this.hashes.values());
+        const kept = Object.fromEntries([...this.vectors].filter(([h]) => live.has(h)));
+        await writeFileAtomic(this.cacheFile, JSON.stringify({ model: this.vectorModel, vectors: kept }));
+      }
+    } catch (err) {
+      this.lastError = (err as Error).message;
+    }
+  }
+
+  /** Waits for background embedding (tests and the console's "reindex"). */
+  async settle(): Promise<void> {
+    this.rebuild();
+    await this.embedding;
+  }
+
+  status() {
+    if (this.dirty) this.rebuild();
+    const embedded = [...this.hashes.values()].filter((h) => this.vectors.has(h)).length;
+    return {
+      enabled: this.enabled(),
+      tools: this.lexical.size,
+      embedded,
+      mode: this.client() && embedded > 0 ? 'hybrid' : 'lexical',
+      provider: this.config().providerApiBaseUrl || null,
+      model: this.client()?.model ?? null,
+      indexing: Boolean(this.embedding),
+      lastError: this.lastError,
+    };
+  }
+
+  /** Best tools for a query among those `allow` admits (the caller's scope), best first. */
+  async search(query: string, limit: number, allow: (name: string) => boolean): Promise<SearchHit[]> {
+    if (this.dirty) this.rebuild();
+    const lexical = this.lexical.search(query, 50, allow);
+    let ranked: Array<{ id: string; score: number }> = lexical;
+    const client = this.client();
+    if (client && this.vectors.size > 0) {
+      const q = await client.embed([query], { signal: AbortSignal.timeout(3000), retries: 1 }).then((v) => v[0]).catch(() => undefined);
+      if (q) {
+        const vector = [...this.tools.keys()]
+          .filter(allow)
+          .map((id) => ({ id, score: (() => { const v = this.vectors.get(this.hashes.get(id)!); return v ? cosine(q, v) : -1; })() }))
+          .filter((x) => x.score > -1)
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 50);
+        // Reciprocal rank fusion: robust to the two scores' different scales.
+        const fused = new Map<string, number>();
+        lexical.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
+        vector.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
+        ranked = [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+      }
+    }
+    return ranked.slice(0, limit).flatMap(({ id, score }) => {
+      const t = this.tools.get(id);
+      return t ? [{ name: t.name, server: t.server, tool: t.original, score: Number(score.toFixed(4)), description: (t.tool.description ?? '').slice(0, 200) }] : [];
+    });
+  }
+
+  stop(): void {
+    this.off?.();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
