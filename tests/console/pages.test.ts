@@ -138,6 +138,16 @@ test('settings save with a clear message, and a bad value shows the API error', 
   await shot('settings');
 });
 
+test('the settings page shows the smart-routing index and tries a query', async () => {
+  const token = await hub.login();
+  await hub.request('PUT', '/api/system-config', { token, body: { smartRouting: { enabled: true } } });
+  await page.goto(hub.url + '/#/settings');
+  await page.waitForFunction(() => /tools indexed/.test(document.querySelector('[data-testid=smart-status]')?.textContent ?? ''));
+  await page.fill('[aria-label="Try a query"]', 'echo a message');
+  await page.click('button:has-text("Search")');
+  await page.waitForFunction(() => /crashy-renamed-echo/.test(document.querySelector('[data-testid=smart-hits]')?.textContent ?? ''));
+});
+
 test('dashboard and settings pages render', async () => {
   await page.goto(hub.url + '/#/dashboard');
   await page.waitForSelector('h1:has-text("Dashboard")');

@@ -1,4 +1,4 @@
-import { createResource, For } from 'solid-js';
+import { createResource, createSignal, For, Show } from 'solid-js';
 import { api, epoch } from '../api';
 import { Notice, useAction } from '../ui';
 
@@ -17,6 +17,9 @@ export function Settings() {
     a.click();
   };
   const sys = () => settings()?.systemConfig ?? {};
+  const [smartStatus, smartCtl] = createResource(epoch, () => api().smart.status.query().catch(() => null));
+  const [query, setQuery] = createSignal('');
+  const [hits, setHits] = createSignal<Array<{ name: string; score: number; description: string }>>([]);
   return (
     <section>
       <h1>Settings</h1>
@@ -50,6 +53,15 @@ export function Settings() {
       </form>
       <form class="card form" aria-label="Smart routing" onSubmit={(e) => { e.preventDefault(); const f = new FormData(e.currentTarget); void save('Smart routing saved', { smartRouting: { enabled: f.get('enabled') === 'on', dbUrl: String(f.get('dbUrl')), providerApiBaseUrl: String(f.get('providerApiBaseUrl')), providerApiKey: String(f.get('providerApiKey')), providerApiEmbeddingModel: String(f.get('providerApiEmbeddingModel')) } }); }}>
         <h2>Smart routing</h2>
+        <p class="muted" data-testid="smart-status">
+          <Show when={smartStatus()}>{(st) => `${st().tools} tools indexed, ${st().embedded} embedded, ${st().mode} search${st().lastError ? `; last error: ${st().lastError}` : ''}`}</Show>
+          {' '}<button type="button" class="link" onClick={() => void action.run('Reindexed', () => api().smart.reindex.mutate()).then(() => smartCtl.refetch())}>Reindex</button>
+        </p>
+        <div class="inline-form">
+          <input aria-label="Try a query" placeholder="Try a query" value={query()} onInput={(e) => setQuery(e.currentTarget.value)} />
+          <button type="button" onClick={() => void action.run('Searched', () => api().smart.search.query({ query: query(), limit: 5 })).then((r) => r && setHits(r))}>Search</button>
+        </div>
+        <ol data-testid="smart-hits"><For each={hits()}>{(h) => <li><b>{h.name}</b> <span class="muted">{h.score} {h.description}</span></li>}</For></ol>
         <label class="inline"><input name="enabled" type="checkbox" checked={sys().smartRouting?.enabled ?? false} /> enabled</label>
         <label>Database URL <input name="dbUrl" value={sys().smartRouting?.dbUrl ?? ''} /></label>
         <label>Embeddings API base URL <input name="providerApiBaseUrl" value={sys().smartRouting?.providerApiBaseUrl ?? ''} /></label>
