@@ -1,17 +1,12 @@
 import type { EventBus, HubEvents, Topic } from './bus';
 
 /**
- * Turns a topic into an async iterable for a live feed. The queue is bounded:
- * a subscriber that falls behind loses the oldest events (and learns how many),
- * so it can never slow the publisher or grow memory without bound.
+ * A bounded queue on a topic: a subscriber that falls behind loses the
+ * oldest events (and learns how many), so it can never slow the publisher
+ * or grow memory without bound.
  */
-export async function* iterateTopic<K extends Topic>(
-  bus: EventBus,
-  topic: K,
-  opts: { signal?: AbortSignal; maxQueue?: number } = {},
-): AsyncGenerator<{ payload: HubEvents[K]; dropped: number }> {
-  const maxQueue = opts.maxQueue ?? 1000;
-  const queue: HubEvents[K][] = [];
+function queueOn<K extends Topic>(bus: EventBus, topic: K, maxQueue: number, signal?: AbortSignal) {
+  let queue: HubEvents[K][] = [];
   let dropped = 0;
   let wake: (() => void) | null = null;
   const unsubscribe = bus.subscribe(topic, (payload) => {
@@ -23,22 +18,44 @@ export async function* iterateTopic<K extends Topic>(
     wake?.();
   });
   const onAbort = () => wake?.();
-  opts.signal?.addEventListener('abort', onAbort);
-  try {
-    while (!opts.signal?.aborted) {
-      if (queue.length === 0) {
+  signal?.addEventListener('abort', onAbort);
+  return {
+    /** Waits until something is queued (or the signal aborts). */
+    async ready(): Promise<boolean> {
+      while (queue.length === 0 && !signal?.aborted) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
-        continue;
       }
-      const payload = queue.shift()!;
+      return !signal?.aborted;
+    },
+    take(all: boolean): { payloads: HubEvents[K][]; dropped: number } {
+      const payloads = all ? queue : queue.splice(0, 1);
+      if (all) queue = [];
       const lost = dropped;
       dropped = 0;
-      yield { payload, dropped: lost };
+      return { payloads, dropped: lost };
+    },
+    close() {
+      unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** A topic as an async iterable of single events, for live feeds. */
+export async function* iterateTopic<K extends Topic>(
+  bus: EventBus,
+  topic: K,
+  opts: { signal?: AbortSignal; maxQueue?: number } = {},
+): AsyncGenerator<{ payload: HubEvents[K]; dropped: number }> {
+  const q = queueOn(bus, topic, opts.maxQueue ?? 1000, opts.signal);
+  try {
+    while (await q.ready()) {
+      const { payloads, dropped } = q.take(false);
+      yield { payload: payloads[0]!, dropped };
     }
   } finally {
-    unsubscribe();
-    opts.signal?.removeEventListener('abort', onAbort);
+    q.close();
   }
 }
 
@@ -52,36 +69,13 @@ export async function* iterateBatches<K extends Topic>(
   topic: K,
   opts: { signal?: AbortSignal; maxQueue?: number; windowMs?: number } = {},
 ): AsyncGenerator<{ payloads: HubEvents[K][]; dropped: number }> {
-  const maxQueue = opts.maxQueue ?? 5000;
-  let queue: HubEvents[K][] = [];
-  let dropped = 0;
-  let wake: (() => void) | null = null;
-  const unsubscribe = bus.subscribe(topic, (payload) => {
-    if (queue.length >= maxQueue) {
-      queue.shift();
-      dropped++;
-    }
-    queue.push(payload);
-    wake?.();
-  });
-  const onAbort = () => wake?.();
-  opts.signal?.addEventListener('abort', onAbort);
+  const q = queueOn(bus, topic, opts.maxQueue ?? 5000, opts.signal);
   try {
-    while (!opts.signal?.aborted) {
-      if (queue.length === 0) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = null;
-        continue;
-      }
+    while (await q.ready()) {
       await new Promise((r) => setTimeout(r, opts.windowMs ?? 20));
-      const payloads = queue;
-      queue = [];
-      const lost = dropped;
-      dropped = 0;
-      yield { payloads, dropped: lost };
+      yield q.take(true);
     }
   } finally {
-    unsubscribe();
-    opts.signal?.removeEventListener('abort', onAbort);
+    q.close();
   }
 }
