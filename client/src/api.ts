@@ -19,18 +19,23 @@ let pendingToken: string | null = token();
 
 function open(): Api {
   ws?.close();
-  ws = createWSClient({
+  // Events of a socket being replaced must not flip the state of the new one.
+  const mine = createWSClient({
     url: wsUrl,
     // Read on every (re)connect so a new login takes effect without a reload.
     connectionParams: () => ({ token: pendingToken ?? '' }),
     retryDelayMs: (attempt) => Math.min(500 * 2 ** attempt, 10_000),
     onOpen: () => {
+      if (ws !== mine) return;
       if (!connected()) setEpoch((n) => n + 1);
       setConnected(true);
     },
-    onClose: () => setConnected(false),
+    onClose: () => {
+      if (ws === mine) setConnected(false);
+    },
   });
-  client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
+  ws = mine;
+  client = createTRPCClient<AppRouter>({ links: [wsLink({ client: mine })] });
   return client;
 }
 
