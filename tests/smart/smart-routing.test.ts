@@ -121,6 +121,30 @@ test('with an embeddings provider, search is hybrid: a query sharing no word wit
   assert.is(cache.model, 'concepts');
 });
 
+test('with dbUrl the vectors live in PostgreSQL (plain arrays here: this server has no pgvector)', async () => {
+  const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const pgmod = await import('pg');
+  const client = new pgmod.default.Client({ connectionString: pgUrl });
+  await client.connect();
+  await client.query('DROP TABLE IF EXISTS hub_tool_embeddings');
+  try {
+    await hub.request('PUT', '/api/system-config', { token, body: { smartRouting: { dbUrl: pgUrl } } });
+    const status = await hub.request('POST', '/api/smart-routing/reindex', { token });
+    assert.ok(['postgres', 'pgvector'].includes(status.body.data.storage), JSON.stringify(status.body.data));
+    assert.is(status.body.data.lastError, null);
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM hub_tool_embeddings');
+    assert.ok(rows[0].n >= 15);
+    const c = await agent(`${hub.url}/api/mcp/$smart`, { token });
+    const found = parse(await c.callTool({ name: 'search_tools', arguments: { query: 'automobile', limit: 3 } }));
+    assert.is(found.results[0].name, 'fleet-find_vehicle');
+    await c.close();
+  } finally {
+    await hub.request('PUT', '/api/system-config', { token, body: { smartRouting: { dbUrl: '' } } });
+    await client.query('DROP TABLE IF EXISTS hub_tool_embeddings');
+    await client.end();
+  }
+});
+
 test('the console procedures: status and a trial query under the caller access', async () => {
   const res = await hub.request('POST', '/api/smart-routing/search', { token, body: { query: 'weather forecast' } });
   assert.is(res.body.data[0].name, 'fleet-get_forecast');

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import pg from 'pg';
 import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
 import type { Catalog, ExposedTool } from '../mcp/catalog';
 import { Bm25Index, type Doc } from './bm25';
 import { EmbeddingClient, cosine } from './embeddings';
+import { FileVectorStore, SqlVectorStore, type VectorStore } from './vector-store';
 
 export type SearchHit = { name: string; server: string; tool: string; score: number; description: string };
 
@@ -42,6 +42,7 @@ export class SmartService {
   private hashes = new Map<string, string>();
   private vectors = new Map<string, number[]>();
   private vectorModel = '';
+  private vectorStore?: { key: string; store: VectorStore; close?: () => Promise<void> };
   private timer?: NodeJS.Timeout;
   private embedding?: Promise<void>;
   private lastError: string | null = null;
@@ -71,14 +72,24 @@ export class SmartService {
     return new EmbeddingClient({ baseUrl: c.providerApiBaseUrl, apiKey: c.providerApiKey, model: c.providerApiEmbeddingModel || 'text-embedding-3-small' });
   }
 
-  async init(): Promise<void> {
-    try {
-      const saved = JSON.parse(await readFile(this.cacheFile, 'utf8')) as { model: string; vectors: Record<string, number[]> };
-      this.vectorModel = saved.model;
-      this.vectors = new Map(Object.entries(saved.vectors));
-    } catch {
-      // no cache yet
+  /** The file in the data folder, or PostgreSQL when `dbUrl` is set; switched when it changes. */
+  private storeFor(): VectorStore {
+    const dbUrl = this.config().dbUrl || '';
+    if (this.vectorStore?.key !== dbUrl) {
+      void this.vectorStore?.close?.();
+      if (dbUrl) {
+        const pool = new pg.Pool({ connectionString: dbUrl, max: 2, connectionTimeoutMillis: 5000 });
+        pool.on('error', () => undefined);
+        this.vectorStore = { key: dbUrl, store: new SqlVectorStore(pool), close: () => pool.end() };
+      } else {
+        this.vectorStore = { key: '', store: new FileVectorStore(this.cacheFile) };
+      }
+      this.vectorModel = '';
     }
+    return this.vectorStore.store;
+  }
+
+  async init(): Promise<void> {
     this.off = this.bus.subscribe('catalog.changed', () => this.schedule());
     this.schedule();
   }
@@ -112,23 +123,24 @@ export class SmartService {
   private async embedMissing(docs: Doc[]): Promise<void> {
     const client = this.client();
     if (!client) return;
-    if (this.vectorModel !== client.model) {
-      this.vectors.clear();
-      this.vectorModel = client.model;
-    }
-    const missing = docs.filter((d) => !this.vectors.has(this.hashes.get(d.id)!));
     try {
+      const store = this.storeFor();
+      if (this.vectorModel !== client.model) {
+        this.vectors = await store.load(client.model);
+        this.vectorModel = client.model;
+      }
+      const missing = docs.filter((d) => !this.vectors.has(this.hashes.get(d.id)!));
+      const added: Array<[string, number[]]> = [];
       for (let i = 0; i < missing.length; i += 64) {
         const batch = missing.slice(i, i + 64);
         const vecs = await client.embed(batch.map(textOf));
-        batch.forEach((d, j) => this.vectors.set(this.hashes.get(d.id)!, vecs[j]!));
+        batch.forEach((d, j) => {
+          this.vectors.set(this.hashes.get(d.id)!, vecs[j]!);
+          added.push([this.hashes.get(d.id)!, vecs[j]!]);
+        });
       }
+      if (added.length) await store.save(client.model, added, new Set(this.hashes.values()));
       this.lastError = null;
-      if (missing.length) {
-        const live = new Set(this.hashes.values());
-        const kept = Object.fromEntries([...this.vectors].filter(([h]) => live.has(h)));
-        await writeFileAtomic(this.cacheFile, JSON.stringify({ model: this.vectorModel, vectors: kept }));
-      }
     } catch (err) {
       this.lastError = (err as Error).message;
     }
@@ -148,6 +160,7 @@ export class SmartService {
       tools: this.lexical.size,
       embedded,
       mode: this.client() && embedded > 0 ? 'hybrid' : 'lexical',
+      storage: this.vectorStore?.store.kind ?? (this.config().dbUrl ? 'postgres' : 'file'),
       provider: this.config().providerApiBaseUrl || null,
       model: this.client()?.model ?? null,
       indexing: Boolean(this.embedding),
@@ -164,12 +177,7 @@ export class SmartService {
     if (client && this.vectors.size > 0) {
       const q = await client.embed([query], { signal: AbortSignal.timeout(3000), retries: 1 }).then((v) => v[0]).catch(() => undefined);
       if (q) {
-        const vector = [...this.tools.keys()]
-          .filter(allow)
-          .map((id) => ({ id, score: (() => { const v = this.vectors.get(this.hashes.get(id)!); return v ? cosine(q, v) : -1; })() }))
-          .filter((x) => x.score > -1)
-          .sort((a, b) => b.score - a.score)
-          .slice(0, 50);
+        const vector = await this.nearest(q, allow);
         // Reciprocal rank fusion: robust to the two scores' different scales.
         const fused = new Map<string, number>();
         lexical.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
@@ -183,7 +191,27 @@ export class SmartService {
     });
   }
 
+  /** Nearest tools by vector: in the database with pgvector, else scored here. */
+  private async nearest(q: number[], allow: (id: string) => boolean): Promise<Array<{ id: string; score: number }>> {
+    const store = this.vectorStore?.store;
+    if (store?.nearest) {
+      const byHash = new Map<string, string[]>();
+      for (const [id, h] of this.hashes) byHash.set(h, [...(byHash.get(h) ?? []), id]);
+      const hits = await store.nearest(this.vectorModel, q, 200).catch(() => null);
+      if (hits) return hits.flatMap((x) => (byHash.get(x.hash) ?? []).filter(allow).map((id) => ({ id, score: x.score }))).slice(0, 50);
+    }
+    return [...this.tools.keys()]
+      .filter(allow)
+      .flatMap((id) => {
+        const v = this.vectors.get(this.hashes.get(id)!);
+        return v ? [{ id, score: cosine(q, v) }] : [];
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 50);
+  }
+
   stop(): void {
+    void this.vectorStore?.close?.();
     this.off?.();
     clearTimeout(this.timer);
     this.timer = undefined;
