@@ -1,5 +1,6 @@
 import { hotPath, report } from './hot-path';
 import { logFanout } from './log-fanout';
+import { searchLatency } from './search-latency';
 
 const only = process.argv[2];
 if (!only || only === 'hot-path') {
@@ -9,5 +10,9 @@ if (!only || only === 'hot-path') {
 if (!only || only === 'log-fanout') {
   console.log('\n# Log fan-out');
   for (const line of await logFanout()) console.log(line);
+}
+if (!only || only === 'search') {
+  console.log('\n# Smart-routing search latency (synthetic catalogue)');
+  for (const line of searchLatency()) console.log(line);
 }
 process.exit(0);

@@ -41,3 +41,19 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
+
+/** A unit-length copy, so similarity is a plain dot product (no norms per comparison). */
+export function unit(v: ArrayLike<number>): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  const out = new Float32Array(v.length);
+  const inv = n ? 1 / Math.sqrt(n) : 0;
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
+  return out;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

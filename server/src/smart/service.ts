@@ -5,7 +5,7 @@ import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
 import type { Catalog, ExposedTool } from '../mcp/catalog';
 import { Bm25Index, type Doc } from './bm25';
-import { EmbeddingClient, cosine } from './embeddings';
+import { EmbeddingClient, dot, unit } from './embeddings';
 import { FileVectorStore, SqlVectorStore, type VectorStore } from './vector-store';
 
 export type SearchHit = { name: string; server: string; tool: string; score: number; description: string };
@@ -41,6 +41,8 @@ export class SmartService {
   private tools = new Map<string, ExposedTool>();
   private hashes = new Map<string, string>();
   private vectors = new Map<string, number[]>();
+  /** Unit-length copies for in-process scoring, made once per vector. */
+  private units = new Map<string, Float32Array>();
   private vectorModel = '';
   private vectorStore?: { key: string; store: VectorStore; close?: () => Promise<void> };
   private timer?: NodeJS.Timeout;
@@ -127,6 +129,7 @@ export class SmartService {
       const store = this.storeFor();
       if (this.vectorModel !== client.model) {
         this.vectors = await store.load(client.model);
+        this.units.clear();
         this.vectorModel = client.model;
       }
       const missing = docs.filter((d) => !this.vectors.has(this.hashes.get(d.id)!));
@@ -200,14 +203,20 @@ export class SmartService {
       const hits = await store.nearest(this.vectorModel, q, 200).catch(() => null);
       if (hits) return hits.flatMap((x) => (byHash.get(x.hash) ?? []).filter(allow).map((id) => ({ id, score: x.score }))).slice(0, 50);
     }
-    return [...this.tools.keys()]
-      .filter(allow)
-      .flatMap((id) => {
-        const v = this.vectors.get(this.hashes.get(id)!);
-        return v ? [{ id, score: cosine(q, v) }] : [];
-      })
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 50);
+    const qu = unit(q);
+    const scored: Array<{ id: string; score: number }> = [];
+    for (const id of this.tools.keys()) {
+      if (!allow(id)) continue;
+      const h = this.hashes.get(id)!;
+      let u = this.units.get(h);
+      if (!u) {
+        const v = this.vectors.get(h);
+        if (!v) continue;
+        this.units.set(h, (u = unit(v)));
+      }
+      scored.push({ id, score: dot(qu, u) });
+    }
+    return scored.sort((a, b) => b.score - a.score).slice(0, 50);
   }
 
   stop(): void {
