@@ -78,6 +78,10 @@ export class LogService {
       size: this.opts.maxSize,
       ...(this.opts.rotation !== 'size' ? { frequency: this.opts.rotation } : {}),
       limit: { count: this.opts.maxFiles },
+      // Buffer lines and write in 4 KiB chunks off the request path; past 16 MiB waiting
+      // (a disk that cannot keep up) lines are dropped rather than held in memory.
+      minLength: 4096,
+      maxLength: 16 * 1024 * 1024,
     });
     this.file = pino(
       {

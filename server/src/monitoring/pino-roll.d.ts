@@ -8,5 +8,7 @@ declare module 'pino-roll' {
     size?: string | number;
     frequency?: 'daily' | 'hourly' | number;
     limit?: { count?: number; removeOtherLogFiles?: boolean };
+    minLength?: number;
+    maxLength?: number;
   }): Promise<DestinationStream & { end(): void; flushSync?(): void }>;
 }
