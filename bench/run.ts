@@ -1,6 +1,7 @@
 import { hotPath, report } from './hot-path';
 import { logFanout } from './log-fanout';
 import { searchLatency } from './search-latency';
+import { retrieval } from './retrieval';
 
 const only = process.argv[2];
 if (!only || only === 'hot-path') {
@@ -10,6 +11,10 @@ if (!only || only === 'hot-path') {
 if (!only || only === 'log-fanout') {
   console.log('\n# Log fan-out');
   for (const line of await logFanout()) console.log(line);
+}
+if (!only || only === 'retrieval') {
+  console.log('\n# Smart-routing retrieval quality');
+  for (const line of retrieval()) console.log(line);
 }
 if (!only || only === 'search') {
   console.log('\n# Smart-routing search latency (synthetic catalogue)');

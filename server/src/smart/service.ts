@@ -12,7 +12,8 @@ export type SearchHit = { name: string; server: string; tool: string; score: num
 
 type Props = Record<string, { description?: string }>;
 
-function docOf(t: ExposedTool, serverDescription: string | undefined): Doc {
+/** A tool as a search document: its names weigh most, then its server, description and parameters. */
+export function docOf(t: Pick<ExposedTool, 'name' | 'original' | 'server' | 'tool'>, serverDescription: string | undefined): Doc {
   const props = ((t.tool.inputSchema as { properties?: Props })?.properties ?? {}) as Props;
   return {
     id: t.name,
@@ -181,11 +182,7 @@ export class SmartService {
       const q = await client.embed([query], { signal: AbortSignal.timeout(3000), retries: 1 }).then((v) => v[0]).catch(() => undefined);
       if (q) {
         const vector = await this.nearest(q, allow);
-        // Reciprocal rank fusion: robust to the two scores' different scales.
-        const fused = new Map<string, number>();
-        lexical.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
-        vector.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
-        ranked = [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+        ranked = fuseRanks(lexical, vector);
       }
     }
     return ranked.slice(0, limit).flatMap(({ id, score }) => {
@@ -225,4 +222,11 @@ export class SmartService {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+/** Reciprocal rank fusion: robust to the two rankings' different score scales. */
+export function fuseRanks(...rankings: Array<Array<{ id: string }>>): Array<{ id: string; score: number }> {
+  const fused = new Map<string, number>();
+  for (const ranking of rankings) ranking.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (60 + i)));
+  return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
