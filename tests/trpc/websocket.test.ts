@@ -116,6 +116,30 @@ test('a subscription without a token is refused', async () => {
   close();
 });
 
+test('an open WebSocket loses access at its next call once its user is deleted or its token revoked', async () => {
+  await hub.request('POST', '/api/users', { token, body: { username: 'wsuser', password: 'wsuser-pass', role: 'manager' } });
+  const t = await hub.login('wsuser', 'wsuser-pass');
+  const { client, close } = wsClient(hub.url, t);
+  assert.ok(Array.isArray(await client.servers.list.query()));
+  await hub.request('PUT', '/api/users/wsuser', { token, body: { role: 'viewer' } });
+  try {
+    await client.settings.get.query();
+    assert.unreachable('a demoted user kept config:read');
+  } catch (err) {
+    assert.ok(isTRPCError(err));
+    assert.is(err.data?.code, 'FORBIDDEN');
+  }
+  await hub.request('DELETE', '/api/users/wsuser', { token });
+  try {
+    await client.servers.list.query();
+    assert.unreachable('a deleted user kept access');
+  } catch (err) {
+    assert.ok(isTRPCError(err));
+    assert.is(err.data?.code, 'UNAUTHORIZED');
+  }
+  close();
+});
+
 test('tRPC queries also work over plain HTTP at /trpc', async () => {
   const res = await fetch(`${hub.url}/trpc/system.config`);
   assert.is(res.status, 200);

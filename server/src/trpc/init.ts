@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { Permission } from '@hub/contract';
-import type { Context } from './context';
+import { refreshContext, type Context } from './context';
 import { describeError } from './errors';
 import type { AuditEvent } from '../services/audit';
 
@@ -15,7 +15,8 @@ export const router = t.router;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  await refreshContext(ctx);
   if (!ctx.principal) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'No token provided, authorization denied' });
   }
