@@ -73,8 +73,17 @@ test('${VAR} in a config is expanded at connect time and the file keeps the plac
 });
 
 test('stdio children do not inherit Hub secrets from the environment', async () => {
-  const r = await hub.request('POST', '/api/tools/call/crashy', { token, body: { toolName: 'env', arguments: { name: 'HUB_TEST_SECRET' } } });
-  assert.is(text(r.body.data), '(unset)');
+  // Set in Hub's own process environment, so a child that inherited it would see it.
+  process.env.HUB_LEAK_CHECK = 'must-not-leak';
+  await hub.request('POST', '/api/servers', { token, body: { name: 'leakcheck', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
+  await connected('leakcheck');
+  const leaked = await hub.request('POST', '/api/tools/call/leakcheck', { token, body: { toolName: 'env', arguments: { name: 'HUB_LEAK_CHECK' } } });
+  assert.is(text(leaked.body.data), '(unset)');
+  // PATH is passed on: children must still find their commands.
+  const pathVar = await hub.request('POST', '/api/tools/call/leakcheck', { token, body: { toolName: 'env', arguments: { name: 'PATH' } } });
+  assert.is.not(text(pathVar.body.data), '(unset)');
+  delete process.env.HUB_LEAK_CHECK;
+  await hub.request('DELETE', '/api/servers/leakcheck', { token });
 });
 
 test('REST tool calls convert argument strings to the schema types', async () => {
