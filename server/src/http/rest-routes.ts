@@ -26,6 +26,8 @@ export type RestRoute = {
   upload?: string;
   /** For Server-Sent Events routes: the subscription whose events are streamed. */
   sse?: (caller: Caller, req: RequestParts) => Promise<AsyncIterable<unknown>>;
+  /** Login starts a cookie session (when configured), logout ends it. */
+  session?: 'start' | 'end';
   /** Splits one subscription event into the SSE events clients expect. */
   sseEvents?: (id: string | undefined, data: unknown) => Array<{ id?: string; data: unknown }>;
 };
@@ -37,8 +39,8 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/public-config', call: (c) => c.system.publicConfig() },
 
   { method: 'GET', url: '/oauth/callback', call: (c, r) => c.servers.oauthCallback(r.query as never), reply: 'html' },
-  { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login' },
-  { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message' },
+  { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login', session: 'start' },
+  { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message', session: 'end' },
   { method: 'GET', url: '/api/auth/verify', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/me', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/permissions', call: (c) => c.auth.permissions() },

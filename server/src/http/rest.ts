@@ -36,7 +36,7 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(500).send(errorBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
 }
 
-function shape(services: Services, route: RestRoute, reply: FastifyReply, data: unknown) {
+function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
   switch (route.reply ?? 'envelope') {
     case 'raw':
       return data;
@@ -45,7 +45,6 @@ function shape(services: Services, route: RestRoute, reply: FastifyReply, data: 
       return { success: true, message, data: Object.keys(rest).length ? rest : null };
     }
     case 'login':
-      setSessionCookie(services, reply, (data as { token: string }).token);
       return { success: true, message: 'Login successful', ...(data as object), data };
     case 'html': {
       const { message } = data as { message: string };
@@ -116,8 +115,9 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
           const data = await route.call(createCaller(ctx), parts);
           const sessionId = req.headers['x-session-id'];
           if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
-          if (route.url === '/api/auth/logout') clearSessionCookie(reply);
-          return shape(services, route, reply, data);
+          if (route.session === 'start') setSessionCookie(services, reply, (data as { token: string }).token);
+          if (route.session === 'end') clearSessionCookie(reply);
+          return shape(route, reply, data);
         } catch (err) {
           return sendError(reply, err);
         }

@@ -322,7 +322,6 @@ export class McpUpstream implements Upstream {
   markAuthorizationUrl(url: string): void {
     this.state.authorizationUrl = url;
     this.setStatus('oauth_required', 'Authorization required');
-    this.state.authorizationUrl = url;
   }
 }
 
