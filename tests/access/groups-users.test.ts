@@ -115,6 +115,10 @@ test('a user sees only their servers and can call only those, on REST and MCP', 
   const g = await agent(hub.url + '/api/mcp/group/dev', { token: t });
   const gn = (await g.listTools()).tools.map((x) => x.name);
   assert.ok(gn.includes('everything-echo') && !gn.includes('everything-get-env'));
+  // Leaving the group takes effect inside the open session too.
+  await req('PUT', '/api/users/alice', { groups: [] });
+  assert.not.ok((await g.listTools()).tools.some((x) => x.name === 'everything-echo'));
+  await req('POST', '/api/groups/dev/users', { userId: 'alice' });
   await g.close();
   assert.is((await req('GET', '/api/users', undefined, t)).status, 403);
 });

@@ -50,7 +50,10 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     if (!auth.ok) return null;
     const scopeKey = resolveScope((req.params as Params).group, reply);
     if (!scopeKey) return null;
-    if (auth.principal && scopeKey !== 'all') {
+    // Membership is checked when a session opens; within it, the catalog's per-user
+    // filter (cached) keeps what it sees in line with later changes of access.
+    const opening = !req.headers['mcp-session-id'] && req.method !== 'DELETE';
+    if (opening && auth.principal && scopeKey !== 'all') {
       const granted = grantedScopes(auth.principal, services.store.get());
       const group = scopeKey.startsWith('group:') ? services.store.get().groups.find((g) => g.id === scopeKey.slice(6)) : undefined;
       const open = group && (group.visibility === 'public' || group.owner === auth.principal.username);

@@ -43,28 +43,19 @@ export class ServersService {
   view(name: string): ServerView {
     const cfg = this.config(name);
     const st = this.registry.state(name)!;
-    const tools: ToolView[] = st.tools.map((t) => {
-      const o = cfg.tools?.[t.name];
+    // What tools and prompts share: upstream name, exposed name, description override, enabled flag.
+    const item = (kind: 'tools' | 'prompts', i: { name: string; description?: string }) => {
+      const o = cfg[kind]?.[i.name];
       return {
-        name: t.name,
-        exposedName: this.catalog.exposedName('tools', name, t.name),
-        description: o?.description ?? t.description ?? '',
-        ...(o?.description !== undefined ? { originalDescription: t.description ?? '' } : {}),
+        name: i.name,
+        exposedName: this.catalog.exposedName(kind, name, i.name),
+        description: o?.description ?? i.description ?? '',
+        ...(o?.description !== undefined ? { originalDescription: i.description ?? '' } : {}),
         enabled: o?.enabled !== false,
-        inputSchema: t.inputSchema,
       };
-    });
-    const prompts: PromptView[] = st.prompts.map((p) => {
-      const o = cfg.prompts?.[p.name];
-      return {
-        name: p.name,
-        exposedName: this.catalog.exposedName('prompts', name, p.name),
-        description: o?.description ?? p.description ?? '',
-        ...(o?.description !== undefined ? { originalDescription: p.description ?? '' } : {}),
-        enabled: o?.enabled !== false,
-        arguments: p.arguments,
-      };
-    });
+    };
+    const tools: ToolView[] = st.tools.map((t) => ({ ...item('tools', t), inputSchema: t.inputSchema }));
+    const prompts: PromptView[] = st.prompts.map((p) => ({ ...item('prompts', p), arguments: p.arguments }));
     return {
       name,
       type: inferServerType(cfg),
