@@ -105,7 +105,9 @@ export class Catalog {
     if (!base || !principal) return base;
     const granted = grantedScopes(principal, this.store.get());
     if (granted === null) return base;
-    const cacheKey = `${key}|${principal.kind}:${principal.username}`;
+    // Keyed by the access itself, not the name: a session's change listener can still
+    // hold the caller as it was, and must not leave a stale entry for the fresh one.
+    const cacheKey = `${key}|${principal.kind}:${principal.username}|${principal.servers.join(',')}|${principal.groups.join(',')}`;
     let scoped = this.cache.get(cacheKey);
     if (scoped === undefined) {
       const tools = new Set<string>();
