@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { startHub, type TestHub } from '../helpers/hub';
@@ -63,6 +63,17 @@ test('a tool call is logged with server, tool, duration, status and user', async
   assert.is(entry.userId, 'admin');
   assert.type(entry.duration, 'number');
   assert.ok(entry.timestamp && entry.level && entry.message && entry.service);
+});
+
+test('a tool call line reaches the log file within about a second, with nothing else logged after it', async () => {
+  await call('echo', { message: 'to-the-file' });
+  const inFiles = async () => {
+    const dir = path.join(hub.dir, 'logs');
+    const names = (await readdir(dir)).filter((f) => f.endsWith('.log'));
+    const texts = await Promise.all(names.map((f) => readFile(path.join(dir, f), 'utf8')));
+    return texts.join('').split('\n').some((l) => l.includes('"type":"tool_call"') && l.includes('"tool":"echo"'));
+  };
+  await waitFor(inFiles, 3000, 'tool call line in a log file');
 });
 
 test('filters: level, server, limit, from/to; bad values are a 400 naming the field', async () => {
@@ -128,6 +139,11 @@ test('secrets are redacted: env values marked secret and bearer tokens never rea
   const all = JSON.stringify((await hub.request('GET', '/api/logs', { token })).body);
   assert.not.match(all, /super-secret-value-123|abcdefghijklmnop/);
   assert.match(all, /connected with \[REDACTED\] as credential/);
+  // Tool-call lines skip the scan of Hub's own text, but not the upstream's error text.
+  hub.app.hub.services.activity.record({ server: 'crashy', tool: 'echo', duration: 1, ok: false, error: 'upstream said super-secret-value-123' });
+  const failed = (await hub.request('GET', '/api/logs?type=tool_call&level=error', { token })).body.data.at(-1);
+  assert.is(failed.message.includes('super-secret-value-123'), false);
+  assert.match(failed.message, /upstream said \[REDACTED\]/);
 });
 
 test('aggregate by server and hour; DELETE clears the window', async () => {

@@ -1,6 +1,7 @@
 import type { EventBus } from '../events/bus';
 import type { LogService } from './logs';
 import type { Metrics } from './metrics';
+import { Ring } from './ring';
 
 export type CallRecord = { at: number; server: string; tool: string; duration: number; ok: boolean; user?: string; error?: string; requestId?: string };
 
@@ -12,31 +13,33 @@ const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(so
  * monitoring reads. Nothing here touches the disk synchronously.
  */
 export class Activity {
-  private readonly calls: CallRecord[] = [];
+  private readonly calls: Ring<CallRecord>;
 
   constructor(
     private readonly bus: EventBus,
     private readonly logs: LogService,
     private readonly metrics: Metrics,
-    private readonly max = 20_000,
-  ) {}
+    max = 20_000,
+  ) {
+    this.calls = new Ring(max);
+  }
 
   record(call: Omit<CallRecord, 'at'>): void {
     const rec = { ...call, at: Date.now() };
     this.calls.push(rec);
-    if (this.calls.length > this.max) this.calls.shift();
     this.metrics.observeCall(call.server, call.tool, call.ok, call.duration);
+    // Only the error text comes from outside; it is redacted here so the line can skip the scan.
     this.logs.add({
       type: 'tool_call',
       level: call.ok ? 'info' : 'error',
-      message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${call.error ?? 'error'}`} in ${call.duration.toFixed(1)} ms`,
+      message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${call.error ? this.logs.redact(call.error) : 'error'}`} in ${call.duration.toFixed(1)} ms`,
       server: call.server,
       tool: call.tool,
       duration: call.duration,
       status: call.ok ? 'success' : 'error',
       userId: call.user,
       requestId: call.requestId,
-    });
+    }, true);
     this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: new Date(rec.at).toISOString(), error: call.error });
   }
 
