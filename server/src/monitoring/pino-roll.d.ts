@@ -10,5 +10,6 @@ declare module 'pino-roll' {
     limit?: { count?: number; removeOtherLogFiles?: boolean };
     minLength?: number;
     maxLength?: number;
+    maxWrite?: number;
   }): Promise<DestinationStream & { end(): void; flushSync?(): void }>;
 }
