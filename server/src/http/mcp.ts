@@ -98,7 +98,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       return rpcError(reply, 400, 'Bad Request: no valid session id; send initialize first');
     }
     let session: AgentSession | undefined;
-    const { server, dispose } = make(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
+    const { server, connect, dispose } = make(services.agentDeps, admitted.scopeKey, () => session?.principal ?? admitted.principal);
     const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
         services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: admitted.scopeKey, details: { transport: 'streamable-http' } });
@@ -111,7 +111,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       if (transport.sessionId) void sessions.close(transport.sessionId);
       else dispose();
     };
-    await server.connect(transport);
+    await connect(transport);
     reply.hijack();
     await transport.handle(req.raw, reply.raw, body);
     return reply;
@@ -120,7 +120,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
   const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null, make: Maker = createAgentServer) => {
     const username = principal?.username ?? null;
     let session: AgentSession | undefined;
-    const { server, dispose } = make(services.agentDeps, scopeKey, () => session?.principal ?? principal);
+    const { server, connect, dispose } = make(services.agentDeps, scopeKey, () => session?.principal ?? principal);
     reply.hijack();
     const transport = new SSEServerTransport(messagesPath, reply.raw);
     services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: scopeKey, details: { transport: 'sse' } });
@@ -131,7 +131,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       session!.openStreams = 0;
       void sessions.close(id);
     });
-    await server.connect(transport);
+    await connect(transport);
     return reply;
   };
 

@@ -23,6 +23,8 @@ import type { EventBus } from '../events/bus';
 import { describe } from '../servers/mcp-upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { answerToolCalls } from './fast-call';
 
 export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; version: string };
 
@@ -114,12 +116,15 @@ function signatures(scope: Scope | null): [tools: string, prompts: string, resou
   ];
 }
 
+/** An agent session's MCP server; `connect` attaches it to the session's transport. */
+export type AgentServer = { server: Server; connect: (transport: Transport) => Promise<void>; dispose: () => void };
+
 /** The MCP server one agent session talks to: the catalog of its scope, forwarded to upstreams. */
 export function createAgentServer(
   deps: AgentServerDeps,
   scopeKey: string,
   principal: () => Principal | null = () => null,
-): { server: Server; dispose: () => void } {
+): AgentServer {
   const { catalog, registry } = deps;
   const server = new Server(
     { name: 'hub', version: deps.version },
@@ -210,6 +215,10 @@ export function createAgentServer(
   });
   return {
     server,
+    connect: async (transport) => {
+      await server.connect(transport);
+      answerToolCalls(server, transport, (name, args, extra) => callExposed(deps, scope(), principal(), name, args, extra));
+    },
     dispose: () => {
       off();
       offUpdates();

@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callExposed, type AgentServerDeps } from './agent-server';
@@ -65,5 +66,5 @@ export function createSmartServer(deps: AgentServerDeps & { smart: SmartService 
         throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
     }
   });
-  return { server, dispose: () => undefined };
+  return { server, connect: (transport: Transport) => server.connect(transport), dispose: () => undefined };
 }

@@ -23,6 +23,7 @@ import {
 import { inferServerType, type ServerConfig, type ServerType } from '@hub/contract';
 import { GroupStdioTransport } from './stdio-transport';
 import { fetchLists } from './lists';
+import { directRequests } from './direct-requests';
 import { Supervisor } from './supervisor';
 import { UpstreamError, type AgentLink, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
@@ -282,10 +283,14 @@ export class McpUpstream implements Upstream {
   }
 
   callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
-    return this.run(opts, (c) =>
-      // A loose schema: results pass through to the agent as the upstream sent them.
-      c.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema, this.requestOptions(opts)) as Promise<CallToolResult>,
-    );
+    const params = { name, arguments: args };
+    return this.run(opts, (c) => {
+      // Results pass through to the agent as the upstream sent them. Without progress to
+      // relay, the call skips the SDK's Protocol (the hot path); with it, the SDK tracks the token.
+      const direct = opts?.onprogress ? undefined : directRequests(c);
+      if (direct) return direct.request('tools/call', params, { signal: opts?.signal, timeout: this.timeout }) as Promise<CallToolResult>;
+      return c.request({ method: 'tools/call', params }, ResultSchema, this.requestOptions(opts)) as Promise<CallToolResult>;
+    });
   }
 
   getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult> {
