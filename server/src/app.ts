@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import websocket from '@fastify/websocket';
 import type { Config } from './config';
 import { createServices, type Bootstrap, type Services } from './services';
 import { restPlugin, errorBody } from './http/rest';
@@ -29,12 +28,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('hub', { services, bootstrap });
   app.addHook('onClose', async () => services.close());
 
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    services.metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
-    services.metrics.httpLatency.observe({ method: req.method }, reply.elapsedTime / 1000);
+  app.addHook('onResponse', (req, reply, done) => {
+    services.metrics.observeRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
+    done();
   });
-  await app.register(websocket);
   await app.register(trpcPlugin, { services });
   await app.register(restPlugin, { services });
   await app.register(mcpPlugin, { services });

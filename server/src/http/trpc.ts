@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import { appRouter, type AppRouter } from '../routers';
 import { createContext } from '../trpc/context';
 import type { Services } from '../services';
 import { tokenFromCookie } from './session-cookie';
 
-/** tRPC over WebSocket (and HTTP) at /trpc, in its own scope: the plugin replaces the JSON parser. */
+/**
+ * tRPC over WebSocket (and HTTP) at /trpc, in its own scope: the plugin replaces
+ * the JSON parser, and @fastify/websocket wraps the handler of every route in
+ * its scope (a cost on each MCP request, were it registered app-wide).
+ */
 export async function trpcPlugin(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
+  await app.register(websocket);
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     useWSS: true,

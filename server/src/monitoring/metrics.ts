@@ -7,8 +7,8 @@ export class Metrics {
   readonly registry = new client.Registry();
   private readonly toolCalls: client.Counter;
   private readonly callLatency: client.Histogram;
-  readonly httpRequests: client.Counter;
-  readonly httpLatency: client.Histogram;
+  private readonly httpRequests: client.Counter;
+  private readonly httpLatency: client.Histogram;
   private readonly custom = new Map<string, { type: string; metric: client.Counter | client.Gauge | client.Histogram; labels: string[] }>();
 
   constructor(sources: { upstreams: () => Array<{ name: string; status: string; reconnects: number }>; sessions: () => number }) {
@@ -44,6 +44,20 @@ export class Metrics {
       },
     });
     new client.Gauge({ name: 'hub_mcp_sessions', help: 'Open agent MCP sessions', registers: [this.registry], collect() { this.set(sources.sessions()); } });
+  }
+
+  private readonly requestChildren = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
+
+  observeRequest(method: string, route: string, status: number, ms: number): void {
+    const key = `${method} ${route} ${status}`;
+    let c = this.requestChildren.get(key);
+    if (!c) {
+      if (this.requestChildren.size > 10_000) this.requestChildren.clear();
+      c = { count: this.httpRequests.labels({ method, route, status: String(status) }), latency: this.httpLatency.labels({ method }) };
+      this.requestChildren.set(key, c);
+    }
+    c.count.inc();
+    c.latency.observe(ms / 1000);
   }
 
   // Bound children per label set: prom-client hashes and validates a label object on every call otherwise.
