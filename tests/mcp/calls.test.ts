@@ -71,6 +71,23 @@ test('unknown tools and bad params are the same JSON-RPC errors either way', asy
   assert.match(body, /params\.arguments must be an object/);
 });
 
+test('a lone answer is a JSON body; an answer with notifications before it is an SSE stream', async () => {
+  const post = (body: object) =>
+    fetch(`${hub.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': client.transport!.sessionId! } as never,
+      body: JSON.stringify(body),
+    });
+  const plain = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'dyn-slow', arguments: { steps: 1, ms: 1 } } });
+  assert.match(plain.headers.get('content-type')!, /application\/json/);
+  assert.equal(await plain.json(), { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'done after 1 steps' }] } });
+  const tracked = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'dyn-slow', arguments: { steps: 2, ms: 1 }, _meta: { progressToken: 'p8' } } });
+  assert.match(tracked.headers.get('content-type')!, /text\/event-stream/);
+  const events = (await tracked.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  assert.equal(events.map((e) => e.method ?? 'result'), ['notifications/progress', 'notifications/progress', 'result']);
+  assert.is(events[2].id, 8);
+});
+
 test('results pass through as the upstream sent them, ids and all', async () => {
   const plain = await client.callTool({ name: 'dyn-slow', arguments: { steps: 2, ms: 1 } });
   const tracked = await client.callTool({ name: 'dyn-slow', arguments: { steps: 2, ms: 1 } }, undefined, withProgress);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-type Stream = { res: ServerResponse; pending: Set<RequestId>; flushTimer?: NodeJS.Timeout };
+type Stream = { res: ServerResponse; pending: Set<RequestId>; sse: boolean; single: boolean; flushTimer?: NodeJS.Timeout };
 type Message = Record<string, unknown>;
 
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
@@ -85,17 +85,27 @@ export class NodeStreamableTransport implements Transport {
       for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
       return;
     }
-    res.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
-    // Headers leave with the first event (one write, not three, for a quick answer);
-    // a call that stays silent for a second gets them sent on their own.
-    const stream: Stream = { res, pending: new Set(requests.map((r) => r.id as RequestId)) };
-    stream.flushTimer = setTimeout(() => res.flushHeaders(), 1000);
+    // A lone request answered with nothing before its response gets a plain JSON body
+    // (one write, no chunked SSE framing for either side to handle). Anything sent
+    // first (progress, logs, a sampling request), a batch, or a second of silence
+    // turns the answer into an SSE stream, as the transport allows.
+    const stream: Stream = { res, pending: new Set(requests.map((r) => r.id as RequestId)), sse: false, single: requests.length === 1 };
+    stream.flushTimer = setTimeout(() => {
+      this.openSse(stream);
+      res.flushHeaders();
+    }, 1000);
     for (const id of stream.pending) this.streams.set(id, stream);
     res.once('close', () => {
       clearTimeout(stream.flushTimer);
       for (const id of stream.pending) this.streams.delete(id);
     });
     for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
+  }
+
+  private openSse(stream: Stream): void {
+    if (stream.sse) return;
+    stream.sse = true;
+    stream.res.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
   }
 
   private get(req: IncomingMessage, res: ServerResponse): void {
@@ -114,10 +124,10 @@ export class NodeStreamableTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as Message;
     const requestId = isResponse(m) ? (m.id as RequestId) : options?.relatedRequestId;
-    const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+    const event = () => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     if (requestId === undefined) {
       // Not tied to a request: the standalone stream, if the client opened one.
-      this.standalone?.write(event);
+      this.standalone?.write(event());
       return;
     }
     const stream = this.streams.get(requestId);
@@ -127,11 +137,19 @@ export class NodeStreamableTransport implements Transport {
       stream.pending.delete(requestId);
       this.streams.delete(requestId);
       if (stream.pending.size === 0) {
-        stream.res.end(event);
+        if (stream.single && !stream.sse) {
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
+          stream.res.writeHead(200, headers).end(JSON.stringify(message));
+          return;
+        }
+        this.openSse(stream);
+        stream.res.end(event());
         return;
       }
     }
-    stream.res.write(event);
+    this.openSse(stream);
+    stream.res.write(event());
   }
 
   async close(): Promise<void> {
