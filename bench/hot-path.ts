@@ -18,6 +18,7 @@ const everything = path.join(here, 'node_modules/@modelcontextprotocol/server-ev
 const SEQ = Number(process.env.BENCH_CALLS ?? 1000);
 const CONC = 32;
 const CONC_CALLS = Number(process.env.BENCH_CONC_CALLS ?? 3000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 
 type Result = { name: string; p50: number; p99: number; rps1: number; p50c: number; p99c: number; rps32: number; cpu1?: number; cpu32?: number };
 
@@ -30,7 +31,8 @@ async function measure(name: string, make: () => Transport, tool: string, pid?: 
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(make());
   const call = (i: number) => client.callTool({ name: tool, arguments: { message: `m${i}` } });
-  for (let i = 0; i < 300; i++) await call(i);
+  // Warm up to steady state: JIT tiers and heap sizing take a couple of thousand calls.
+  for (let i = 0; i < WARMUP; i++) await call(i);
   // Concurrency 1
   const lat: number[] = [];
   let cpu0 = pid ? cpuMs(pid) : 0;
