@@ -6,6 +6,7 @@
  */
 export class Supervisor {
   private running = false;
+  private stopped = false;
   private connected = false;
   private attempt = 0;
   private connectedAt = 0;
@@ -27,6 +28,7 @@ export class Supervisor {
   start(): Promise<void> {
     if (this.running) return Promise.resolve();
     this.running = true;
+    this.stopped = false;
     this.attempt = 0;
     return this.kick();
   }
@@ -79,7 +81,8 @@ export class Supervisor {
 
   waitConnected(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (this.connected) return Promise.resolve();
-    if (!this.running) return Promise.reject(new Error('server is stopped'));
+    // Not started yet is not stopped: at start-up, servers past the concurrency bound wait their turn.
+    if (this.stopped) return Promise.reject(new Error('server is stopped'));
     return new Promise((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -96,6 +99,7 @@ export class Supervisor {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopped = true;
     clearTimeout(this.timer);
     await this.inflight?.catch(() => undefined);
     this.connected = false;
