@@ -1,10 +1,13 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyHttpsOptions, type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { createServices, type Bootstrap, type Services } from './services';
 import { restPlugin, errorBody } from './http/rest';
 import { trpcPlugin } from './http/trpc';
 import { consoleHtml, consolePlugin } from './http/console';
-import { mcpPlugin } from './http/mcp';
+import { mcpBodyLimit, mcpPlugin } from './http/mcp';
+import { createMcpLane } from './http/mcp-lane';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,14 +20,27 @@ const apiPrefixes = ['/api/', '/trpc', '/mcp', '/sse', '/messages', '/oauth/'];
 /** Builds the whole Hub app; never listens (main.ts does, tests use inject or port 0). */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const { services, bootstrap } = await createServices(config);
-  const app = Fastify({
+  const tls = config.https ? { cert: config.https.cert, key: config.https.key } : null;
+  const options: FastifyHttpsOptions<https.Server> = {
     logger: { level: config.logLevel },
-    https: config.https ? { cert: config.https.cert, key: config.https.key } : null,
+    // Used for the listen address's scheme; the server itself comes from serverFactory.
+    https: tls,
     bodyLimit: config.bodyLimit,
     forceCloseConnections: true,
+    // In-session MCP posts that the full route admitted before skip Fastify (http/mcp-lane.ts).
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+      const lane = createMcpLane(services, mcpBodyLimit(config.bodyLimit));
+      const listener = (req: IncomingMessage, res: ServerResponse) => {
+        if (!lane(req, res)) handler(req, res);
+      };
+      const server = tls ? https.createServer(tls, listener) : http.createServer(listener);
+      server.keepAliveTimeout = 72_000; // Fastify's default, which it sets only on servers it makes
+      return server as https.Server;
+    },
     // Per-request log lines cost time on the tool-call path; calls are logged by the services.
     logController: new LogController({ disableRequestLogging: true }),
-  }) as unknown as FastifyInstance;
+  };
+  const app = Fastify(options) as unknown as FastifyInstance;
   app.decorate('hub', { services, bootstrap });
   app.addHook('onClose', async () => services.close());
 

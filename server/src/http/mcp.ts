@@ -8,6 +8,7 @@ import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
 import type { AgentSession } from '../mcp/sessions';
 import { hostAllowed, mcpPrincipal } from './mcp-guard';
+import { lanePass } from './mcp-lane';
 import { grantedScopes } from '../auth/access';
 import type { Principal } from '../auth/principal';
 
@@ -17,6 +18,9 @@ type Maker = typeof createAgentServer;
 function rpcError(reply: FastifyReply, status: number, message: string, code = -32000) {
   return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
+
+/** MCP messages carry whole tool results and arguments: at least 4 MiB, whatever BODY_LIMIT says for the REST API. */
+export const mcpBodyLimit = (configured: number) => Math.max(configured, 4 * 1024 * 1024);
 
 /** Agent-facing MCP endpoints: streamable HTTP and legacy SSE, at Hub's and MCPHub's paths. */
 export async function mcpPlugin(app: FastifyInstance, opts: { services: Services }) {
@@ -83,6 +87,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       const s = sessionFor(req, reply, username);
       if (!s) return reply;
       s.principal = admitted.principal;
+      s.lane = lanePass(services, req.raw, req.routeOptions.url ?? req.url);
       reply.hijack();
       if (req.method === 'GET') {
         s.openStreams++;
@@ -157,7 +162,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return reply;
   };
 
-  const bodyLimit = Math.max(services.config.bodyLimit, 4 * 1024 * 1024);
+  const bodyLimit = mcpBodyLimit(services.config.bodyLimit);
   for (const url of ['/api/mcp', '/api/mcp/group/:group', '/mcp', '/mcp/:group']) {
     app.route({ method: ['GET', 'POST', 'DELETE'], url, bodyLimit, handler: streamable(false) });
   }

@@ -2,6 +2,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Principal } from '../auth/principal';
 
+/**
+ * What a request into a live session looked like when the full MCP route
+ * last admitted it: route, credential, Host and Origin, and the settings
+ * revision its checks read (http/mcp-lane.ts).
+ */
+export type LanePass = { url: string; route: string; revision: number; credential: string; host?: string; origin?: string; until: number };
+
 export type AgentSession = {
   id: string;
   kind: 'streamable' | 'sse';
@@ -14,6 +21,7 @@ export type AgentSession = {
   lastSeen: number;
   openStreams: number;
   dispose: () => void;
+  lane?: LanePass;
 };
 
 /** Every live agent session; idle ones (no open stream, no request for `ttlMs`) are reaped. */
