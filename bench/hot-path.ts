@@ -1,6 +1,7 @@
 /**
  * The tool-call hot path, side by side: p50/p99 latency and calls/s at
- * concurrency 1 and 32, and Hub's CPU per forwarded call.
+ * concurrency 1 and 32, and Hub's CPU per forwarded call; a bare node:http
+ * forwarder (f) shows what any Node hub pays per call on the same machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,6 +129,8 @@ export async function hotPath(rounds = Number(process.env.BENCH_ROUNDS ?? 3)): P
   const port = 20000 + Math.floor(Math.random() * 20000);
   const proxy = await start(process.execPath, [path.join(here, 'node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs'), '--port', String(port), '--host', '127.0.0.1', '--', process.execPath, everything, 'stdio'], {}, /starting server on port/i);
   await waitForPort(port);
+  const fwd = await start(process.execPath, [path.join(here, 'forwarder.mjs'), process.execPath, everything, 'stdio'], {}, /PORT=\d+/);
+  const fwdUrl = `http://127.0.0.1:${/PORT=(\d+)/.exec(fwd.output())![1]}/mcp`;
   const targets: Target[] = [
     { name: '(a) direct stdio', make: () => new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }), tool: 'echo' },
     { name: '(b) null MCP server (HTTP floor)', make: () => new StreamableHTTPClientTransport(new URL(nullUrl)), tool: 'echo', pid: nul.child.pid },
@@ -143,7 +146,10 @@ export async function hotPath(rounds = Number(process.env.BENCH_ROUNDS ?? 3)): P
       pid: h.child.pid,
     },
     { name: '(e) mcp-proxy', make: () => new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), tool: 'echo', pid: proxy.child.pid },
+    { name: '(f) bare node:http forwarder', make: () => new StreamableHTTPClientTransport(new URL(fwdUrl)), tool: 'echo', pid: fwd.child.pid },
   ];
+  const only = process.env.BENCH_ONLY?.split(',');
+  if (only) targets.splice(0, targets.length, ...targets.filter((t) => only.some((o) => t.name.startsWith(`(${o})`))));
   const all: Result[][] = targets.map(() => []);
   try {
     for (let r = 0; r < rounds; r++) {
@@ -152,6 +158,7 @@ export async function hotPath(rounds = Number(process.env.BENCH_ROUNDS ?? 3)): P
   } finally {
     await stop(nul.child);
     await stop(proxy.child);
+    await stop(fwd.child);
     h.done();
   }
   return all.map((rs) => {
@@ -162,19 +169,22 @@ export async function hotPath(rounds = Number(process.env.BENCH_ROUNDS ?? 3)): P
 
 export function report(results: Result[]): string[] {
   const f = (n: number | undefined, d = 3) => (n === undefined ? '-' : n.toFixed(d));
+  const signed = (n: number) => (n >= 0 ? `+${f(n)}` : f(n));
   const lines = [
     'scenario                               | c=1 p50 ms | c=1 p99 ms | c=1 calls/s | c=32 p50 ms | c=32 p99 ms | c=32 calls/s | CPU ms/call c=1 | c=32',
     ...results.map((r) => `${r.name.padEnd(38)} | ${f(r.p50).padStart(10)} | ${f(r.p99).padStart(10)} | ${f(r.rps1, 0).padStart(11)} | ${f(r.p50c).padStart(11)} | ${f(r.p99c).padStart(11)} | ${f(r.rps32, 0).padStart(12)} | ${f(r.cpu1).padStart(15)} | ${f(r.cpu32)}`),
   ];
-  const [a, b, c, d, e] = results as [Result, Result, Result, Result, Result];
+  const [a, b, c, d, e, fw] = results as [Result, Result, Result, Result, Result, Result];
   const floor = a.p50 + b.p50;
   lines.push(
     '',
-    `Hub p50 at c=1 vs (a)+(b): ${f(c.p50)} vs ${f(floor)} ms -> +${f(c.p50 - floor)} ms (target <= +0.200)`,
-    `Hub legacy SSE p50 at c=1 vs (a)+(b): +${f(d.p50 - floor)} ms`,
+    `Hub p50 at c=1 vs (a)+(b): ${f(c.p50)} vs ${f(floor)} ms -> ${signed(c.p50 - floor)} ms (target <= +0.200)`,
+    `Hub legacy SSE p50 at c=1 vs (a)+(b): ${signed(d.p50 - floor)} ms`,
     `Hub calls/s at c=32 vs (b): ${f((c.rps32 / b.rps32) * 100, 1)}% (target >= 80%)`,
     `Hub CPU per forwarded call: ${f(c.cpu1)} ms at c=1, ${f(c.cpu32)} ms at c=32 (target < 0.25)`,
-    `mcp-proxy p50 at c=1: +${f(e.p50 - floor)} ms over (a)+(b); calls/s at c=32 ${f((e.rps32 / b.rps32) * 100, 1)}% of (b); CPU ${f(e.cpu1)} ms/call`,
+    `  for scale, on this machine in this run: the null SDK server spends ${f(b.cpu1)} / ${f(b.cpu32)} ms per call answering by itself,`,
+    `  and a bare node:http forwarder (f) ${f(fw.cpu1)} / ${f(fw.cpu32)} ms per forwarded call: Hub is ${signed(c.cpu1! - fw.cpu1!)} / ${signed(c.cpu32! - fw.cpu32!)} ms from it`,
+    `mcp-proxy p50 at c=1: ${signed(e.p50 - floor)} ms over (a)+(b); calls/s at c=32 ${f((e.rps32 / b.rps32) * 100, 1)}% of (b); CPU ${f(e.cpu1)} ms/call`,
   );
   return lines;
 }
