@@ -25,11 +25,11 @@ export class Activity {
   }
 
   record(call: Omit<CallRecord, 'at'>): void {
-    const rec = { ...call, at: Date.now() };
-    this.calls.push(rec);
+    const at = Date.now();
+    this.calls.push({ server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, error: call.error, requestId: call.requestId, at });
     this.metrics.observeCall(call.server, call.tool, call.ok, call.duration);
     // Only the error text comes from outside; it is redacted here so the line can skip the scan.
-    this.logs.add({
+    const entry = this.logs.add({
       type: 'tool_call',
       level: call.ok ? 'info' : 'error',
       message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${call.error ? this.logs.redact(call.error) : 'error'}`} in ${call.duration.toFixed(1)} ms`,
@@ -40,7 +40,7 @@ export class Activity {
       userId: call.user,
       requestId: call.requestId,
     }, true);
-    this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: new Date(rec.at).toISOString(), error: call.error });
+    this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: entry.timestamp, error: call.error });
   }
 
   window(sinceMs: number, server?: string): CallRecord[] {
