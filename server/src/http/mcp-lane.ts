@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import sjson from 'secure-json-parse';
 import type { Services } from '../services';
-import type { NodeStreamableTransport } from '../mcp/http-transport';
+import { rpcError, type NodeStreamableTransport } from '../mcp/http-transport';
 import type { LanePass } from '../mcp/sessions';
 
 // A pass is re-earned through the full route at least this often, so a
@@ -21,10 +21,6 @@ export function lanePass(services: Services, req: IncomingMessage, route: string
     origin: req.headers.origin,
     until: Date.now() + PASS_MS,
   };
-}
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /**

@@ -8,7 +8,8 @@ type Message = Record<string, unknown>;
 
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+/** A JSON-RPC error with no id, as a plain HTTP answer. */
+export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
