@@ -37,6 +37,9 @@ export function findGroup(settings: Readonly<SettingsFile>, idOrName: string): G
 /** The exposed catalog per scope, cached until something that affects it changes. */
 export class Catalog {
   private cache = new Map<string, Scope | null>();
+  // Per caller object (a session keeps one between admissions): the access of
+  // restricted callers is worked out once per change, not on every call.
+  private byPrincipal = new WeakMap<Principal, Map<string, Scope | null>>();
   private names?: { tools: Map<string, Map<string, string>>; prompts: Map<string, Map<string, string>> };
   version = 0;
 
@@ -53,6 +56,7 @@ export class Catalog {
 
   invalidate(): void {
     this.cache.clear();
+    this.byPrincipal = new WeakMap();
     this.names = undefined;
     this.version++;
     this.bus.publish('catalog.changed', { version: this.version });
@@ -103,12 +107,22 @@ export class Catalog {
   scopeFor(key: string, principal: Principal | null): Scope | null {
     const base = this.scope(key);
     if (!base || !principal) return base;
+    const seen = this.byPrincipal.get(principal)?.get(key);
+    if (seen !== undefined) return seen;
+    const scoped = this.scopeForAccess(key, base, principal);
+    let mine = this.byPrincipal.get(principal);
+    if (!mine) this.byPrincipal.set(principal, (mine = new Map()));
+    mine.set(key, scoped);
+    return scoped;
+  }
+
+  private scopeForAccess(key: string, base: Scope, principal: Principal): Scope {
     const granted = grantedScopes(principal, this.store.get());
     if (granted === null) return base;
     // Keyed by the access itself, not the name: a session's change listener can still
     // hold the caller as it was, and must not leave a stale entry for the fresh one.
     const cacheKey = `${key}|${principal.kind}:${principal.username}|${principal.servers.join(',')}|${principal.groups.join(',')}`;
-    let scoped = this.cache.get(cacheKey);
+    let scoped = this.cache.get(cacheKey) as Scope | undefined;
     if (scoped === undefined) {
       const tools = new Set<string>();
       const prompts = new Set<string>();
