@@ -90,4 +90,28 @@ test('a body that is not JSON, or too large, is a clear error and the session go
   assert.match((await post(JSON.stringify(echo))).text, /echo: lane/);
 });
 
+test('a pass ends with the token it was earned with', async () => {
+  const short = await startHub({ env: { JWT_EXPIRES_IN: '3s' } });
+  try {
+    const t = await short.login();
+    await short.request('POST', '/api/servers', { token: t, body: { name: 'crashy', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
+    await waitFor(async () => (await short.request('GET', '/api/servers/crashy', { token: t })).body.data.status === 'connected', 10_000, 'connected');
+    const c = await agent(`${short.url}/api/mcp`, { token: t });
+    await c.callTool({ name: 'crashy-echo', arguments: { message: 'before' } }); // admitted: the pass is set
+    const sessionId = c.transport!.sessionId!;
+    const expired = await waitFor(async () => {
+      const r = await fetch(`${short.url}/api/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId },
+        body: JSON.stringify(echo),
+      });
+      return r.status === 401 && r;
+    }, 6000, 'the expired token refused');
+    assert.is(expired.status, 401);
+    await c.close().catch(() => undefined);
+  } finally {
+    await short.close();
+  }
+});
+
 test.run();

@@ -3,15 +3,18 @@ import sjson from 'secure-json-parse';
 import type { Services } from '../services';
 import { rpcError, type NodeStreamableTransport } from '../mcp/http-transport';
 import type { LanePass } from '../mcp/sessions';
+import type { Principal } from '../auth/principal';
 
-// A pass is re-earned through the full route at least this often, so a
-// credential that lapses outside the settings (a token's expiry, a database
-// user) is re-checked as soon as the token cache in AuthService would be.
+// A pass is re-earned through the full route at least this often (and when the
+// caller's token expires), so a credential that lapses outside the settings (a
+// database user, say) is re-checked as soon as AuthService's token cache would.
 const PASS_MS = 30_000;
 
 const credentialOf = (h: IncomingHttpHeaders) => `${h.authorization ?? ''}\n${h['x-api-key'] ?? ''}`;
 
-export function lanePass(services: Services, req: IncomingMessage, route: string): LanePass {
+/** The pass of a request the full route just admitted; it ends no later than the caller's token. */
+export function lanePass(services: Services, req: IncomingMessage, route: string, principal: Principal | null): LanePass {
+  const expires = principal?.session ? principal.session.exp * 1000 : Infinity;
   return {
     url: req.url ?? '',
     route,
@@ -19,7 +22,7 @@ export function lanePass(services: Services, req: IncomingMessage, route: string
     credential: credentialOf(req.headers),
     host: req.headers.host,
     origin: req.headers.origin,
-    until: Date.now() + PASS_MS,
+    until: Math.min(Date.now() + PASS_MS, expires),
   };
 }
 

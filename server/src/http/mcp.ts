@@ -87,7 +87,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       const s = sessionFor(req, reply, username);
       if (!s) return reply;
       s.principal = admitted.principal;
-      s.lane = lanePass(services, req.raw, req.routeOptions.url ?? req.url);
+      s.lane = lanePass(services, req.raw, req.routeOptions.url ?? req.url, admitted.principal);
       reply.hijack();
       if (req.method === 'GET') {
         s.openStreams++;
