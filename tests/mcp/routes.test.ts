@@ -103,6 +103,19 @@ test('idle sessions are reaped after the TTL; an agent with an open stream is ke
   await live.close();
 });
 
+test('a body that is not JSON is a JSON-RPC parse error naming the problem', async () => {
+  const auth = { ...mcpHeaders, authorization: `Bearer ${token}` };
+  const broken = await fetch(hub.url + '/api/mcp', { method: 'POST', headers: auth, body: '{"jsonrpc":"2.0",' });
+  assert.is(broken.status, 400);
+  const body = await broken.json();
+  assert.is(body.jsonrpc, '2.0');
+  assert.is(body.error.code, -32700);
+  assert.match(body.error.message, /not valid JSON/);
+  const empty = await fetch(hub.url + '/api/mcp', { method: 'POST', headers: auth, body: '' });
+  assert.is(empty.status, 400);
+  assert.is((await empty.json()).error.code, -32700);
+});
+
 test('Host and Origin are checked against DNS rebinding', async () => {
   const headers = { ...mcpHeaders, authorization: `Bearer ${token}` };
   // fetch will not send a foreign Host header; node:http will.

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { createSmartServer } from '../mcp/smart-server';
 import { NodeStreamableTransport } from '../mcp/http-transport';
@@ -26,6 +26,18 @@ export const mcpBodyLimit = (configured: number) => Math.max(configured, 4 * 102
 export async function mcpPlugin(app: FastifyInstance, opts: { services: Services }) {
   const { services } = opts;
   const sessions = services.sessions;
+
+  // MCP clients read JSON-RPC errors; Fastify's own (a body that is not JSON, too
+  // large) get that shape here, as on the fast lane.
+  app.setErrorHandler((err: FastifyError, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) {
+      reply.log.error({ err }, 'MCP route failed');
+      return rpcError(reply, status, 'Internal error', -32603);
+    }
+    const parse = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError;
+    return rpcError(reply, status, parse ? `Parse error: ${err.message}` : err.message, parse ? -32700 : -32600);
+  });
 
   /** Which catalog scope a route serves, or a reply explaining why none. */
   const resolveScope = (group: string | undefined, reply: FastifyReply): string | null => {
