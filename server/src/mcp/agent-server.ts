@@ -20,7 +20,7 @@ import type { Catalog, Scope } from './catalog';
 import type { ServerRegistry } from '../servers/registry';
 import type { AgentLink, CallOptions } from '../servers/upstream';
 import type { EventBus } from '../events/bus';
-import { describe } from '../servers/mcp-upstream';
+import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

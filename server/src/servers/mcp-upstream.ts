@@ -25,7 +25,7 @@ import { GroupStdioTransport } from './stdio-transport';
 import { fetchLists } from './lists';
 import { directRequests } from './direct-requests';
 import { Supervisor } from './supervisor';
-import { UpstreamError, type AgentLink, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
+import { describe, UpstreamError, type AgentLink, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
 export type McpUpstreamOptions = {
   name: string;
@@ -334,12 +334,4 @@ function isSessionLost(err: unknown): boolean {
   if (err instanceof StreamableHTTPError && (err.code === 404 || err.code === 400)) return true;
   const msg = describe(err);
   return /session not found|not connected|fetch failed|ECONNREFUSED|ECONNRESET|SSE stream disconnected|socket hang up/i.test(msg);
-}
-
-export function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ? `${err.message} (${cause.code})` : err.message;
-  }
-  return String(err);
 }

@@ -3,7 +3,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@model
 import type { ServerConfig } from '@hub/contract';
 import { operationsOf, type Operation } from './openapi-tools';
 import { Supervisor } from './supervisor';
-import { describe } from './mcp-upstream';
+import { describe } from './upstream';
 import { UpstreamError, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
 type Security = {

@@ -83,3 +83,12 @@ export class UpstreamError extends Error {
     super(message);
   }
 }
+
+/** An error's message, with the network cause's code when there is one (ECONNREFUSED, say). */
+export function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ? `${err.message} (${cause.code})` : err.message;
+  }
+  return String(err);
+}

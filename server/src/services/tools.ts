@@ -4,7 +4,7 @@ import type { ServerRegistry } from '../servers/registry';
 import type { Catalog, ExposedTool } from '../mcp/catalog';
 import { coerceArguments } from '../mcp/coerce';
 import { UpstreamError } from '../servers/upstream';
-import { describe } from '../servers/mcp-upstream';
+import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
 
