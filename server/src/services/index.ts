@@ -97,7 +97,9 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const smart = new SmartService(store, catalog, bus, config.dataDir);
   await smart.init();
   watchdog.start();
-  // Settings edits reach the live connections whichever door they came through.
+  // Settings edits reach the live connections whichever door they came through. The
+  // store calls this before its update resolves, so a service that just changed a
+  // server can read its new live state right away.
   const stopSync = store.onChange(() => void registry.sync());
   const services: Services = {
     config,

@@ -103,7 +103,6 @@ export class ServersService {
       if (s.mcpServers[name]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${name} already exists` });
       s.mcpServers[name] = { ...config, owner: config.owner ?? principal.username };
     });
-    await this.registry.sync();
     return this.view(name);
   }
 
@@ -157,7 +156,6 @@ export class ServersService {
         ...(old.oauth || config.oauth ? { oauth: { ...old.oauth, ...config.oauth } } : {}),
       };
     });
-    await this.registry.sync();
     return this.view(target);
   }
 
@@ -168,7 +166,6 @@ export class ServersService {
       for (const g of s.groups) g.servers = g.servers.filter((e) => (typeof e === 'string' ? e : e.name) !== name);
       for (const u of s.users) if (u.servers) u.servers = u.servers.filter((n) => n !== name);
     });
-    await this.registry.sync();
   }
 
   async toggle(name: string, enabled: boolean): Promise<ServerView> {
@@ -177,7 +174,6 @@ export class ServersService {
       if (!cfg) throw notFound(`Server ${name}`);
       cfg.enabled = enabled;
     });
-    await this.registry.sync();
     return this.view(name);
   }
 
