@@ -46,34 +46,14 @@ export class Metrics {
     new client.Gauge({ name: 'hub_mcp_sessions', help: 'Open agent MCP sessions', registers: [this.registry], collect() { this.set(sources.sessions()); } });
   }
 
-  private readonly requestChildren = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
-
   observeRequest(method: string, route: string, status: number, ms: number): void {
-    const key = `${method} ${route} ${status}`;
-    let c = this.requestChildren.get(key);
-    if (!c) {
-      if (this.requestChildren.size > 10_000) this.requestChildren.clear();
-      c = { count: this.httpRequests.labels({ method, route, status: String(status) }), latency: this.httpLatency.labels({ method }) };
-      this.requestChildren.set(key, c);
-    }
-    c.count.inc();
-    c.latency.observe(ms / 1000);
+    this.httpRequests.inc({ method, route, status: String(status) });
+    this.httpLatency.observe({ method }, ms / 1000);
   }
 
-  // Bound children per label set: prom-client hashes and validates a label object on every call otherwise.
-  private readonly callChildren = new Map<string, { count: client.Counter.Internal; latency: client.Histogram.Internal<string> }>();
-
   observeCall(server: string, tool: string, ok: boolean, ms: number): void {
-    const status = ok ? 'success' : 'error';
-    const key = `${server}\u0000${tool}\u0000${status}`;
-    let c = this.callChildren.get(key);
-    if (!c) {
-      if (this.callChildren.size > 10_000) this.callChildren.clear();
-      c = { count: this.toolCalls.labels({ server, tool, status }), latency: this.callLatency.labels({ server }) };
-      this.callChildren.set(key, c);
-    }
-    c.count.inc();
-    c.latency.observe(ms / 1000);
+    this.toolCalls.inc({ server, tool, status: ok ? 'success' : 'error' });
+    this.callLatency.observe({ server }, ms / 1000);
   }
 
   /** A metric an operator reports (`POST /api/monitoring/metrics`), exposed as `hub_custom_<name>`. */
