@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
-type Pending = { resolve: (result: Record<string, unknown>) => void; reject: (err: unknown) => void; timer: NodeJS.Timeout; done: () => void };
+type Pending = { resolve: (result: Record<string, unknown>) => void; reject: (err: unknown) => void; done: () => void };
 type Message = { id?: unknown; method?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 
 /**
@@ -64,7 +64,7 @@ export class DirectRequests {
       };
       const timer = setTimeout(() => cancel(McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout })), timeout);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { resolve, reject, timer, done });
+      this.pending.set(id, { resolve, reject, done });
       this.transport.send({ jsonrpc: '2.0', id, method, params }).catch((err) => {
         done();
         reject(err);
