@@ -24,16 +24,12 @@ import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { answerToolCalls } from './fast-call';
+import { answerToolCalls, type CallExtra } from './fast-call';
 
 export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; version: string };
 
-type Extra = {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
-  sendNotification: (n: never) => Promise<void>;
-  sendRequest: (r: never, schema: typeof ResultSchema) => Promise<unknown>;
-};
+/** The SDK's request-handler extra as a tool call uses it; the fast path builds the same without `_meta`. */
+type Extra = CallExtra & { _meta?: { progressToken?: string | number } };
 
 /**
  * Options that tie an upstream call to the agent that made it. Notifications
@@ -49,7 +45,7 @@ function callOptions(extra: Extra): CallOptions & { flushed: () => Promise<void>
   const token = extra._meta?.progressToken;
   return {
     signal: extra.signal,
-    agent: { sendRequest: (request) => extra.sendRequest(request as never, ResultSchema), sendNotification: notify },
+    agent: { sendRequest: (request) => extra.sendRequest(request as never, ResultSchema as never), sendNotification: notify },
     onprogress: token === undefined ? undefined : (p) => void notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }),
     // The SDK client handles a notification a microtask late and drops a progress update that
     // arrives in the same read as the result, so the result leaves in a later write.
