@@ -38,7 +38,9 @@ export function findGroup(settings: Readonly<SettingsFile>, idOrName: string): G
 export class Catalog {
   private cache = new Map<string, Scope | null>();
   // Per caller object (a session keeps one between admissions): the access of
-  // restricted callers is worked out once per change, not on every call.
+  // restricted callers is worked out once per change, not on every call. Keyed by
+  // the object, whose access never changes, so a session's change listener holding
+  // the caller as it was cannot leave a stale entry for the fresh one.
   private byPrincipal = new WeakMap<Principal, Map<string, Scope | null>>();
   private names?: { tools: Map<string, Map<string, string>>; prompts: Map<string, Map<string, string>> };
   version = 0;
@@ -109,34 +111,26 @@ export class Catalog {
     if (!base || !principal) return base;
     const seen = this.byPrincipal.get(principal)?.get(key);
     if (seen !== undefined) return seen;
-    const scoped = this.scopeForAccess(key, base, principal);
+    const scoped = this.scopeForAccess(base, principal);
     let mine = this.byPrincipal.get(principal);
     if (!mine) this.byPrincipal.set(principal, (mine = new Map()));
     mine.set(key, scoped);
     return scoped;
   }
 
-  private scopeForAccess(key: string, base: Scope, principal: Principal): Scope {
+  private scopeForAccess(base: Scope, principal: Principal): Scope {
     const granted = grantedScopes(principal, this.store.get());
     if (granted === null) return base;
-    // Keyed by the access itself, not the name: a session's change listener can still
-    // hold the caller as it was, and must not leave a stale entry for the fresh one.
-    const cacheKey = `${key}|${principal.kind}:${principal.username}|${principal.servers.join(',')}|${principal.groups.join(',')}`;
-    let scoped = this.cache.get(cacheKey) as Scope | undefined;
-    if (scoped === undefined) {
-      const tools = new Set<string>();
-      const prompts = new Set<string>();
-      const resources = new Set<string>();
-      for (const g of granted) {
-        const sc = this.scope(g);
-        sc?.tools.forEach((t) => tools.add(t.name));
-        sc?.prompts.forEach((p) => prompts.add(p.name));
-        sc?.resources.forEach((r) => resources.add(r.resource.uri));
-      }
-      scoped = filterScope(base, tools, prompts, resources);
-      this.cache.set(cacheKey, scoped);
+    const tools = new Set<string>();
+    const prompts = new Set<string>();
+    const resources = new Set<string>();
+    for (const g of granted) {
+      const sc = this.scope(g);
+      sc?.tools.forEach((t) => tools.add(t.name));
+      sc?.prompts.forEach((p) => prompts.add(p.name));
+      sc?.resources.forEach((r) => resources.add(r.resource.uri));
     }
-    return scoped;
+    return filterScope(base, tools, prompts, resources);
   }
 
   private selections(key: string): Map<string, Selection> | null {
