@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { createSmartServer } from '../mcp/smart-server';
-import { NodeStreamableTransport } from '../mcp/http-transport';
+import { NodeStreamableTransport, rpcErrorBody } from '../mcp/http-transport';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services';
 import { createAgentServer } from '../mcp/agent-server';
@@ -16,7 +16,7 @@ type Params = { group?: string };
 type Maker = typeof createAgentServer;
 
 function rpcError(reply: FastifyReply, status: number, message: string, code = -32000) {
-  return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  return reply.code(status).send(rpcErrorBody(code, message));
 }
 
 /** MCP messages carry whole tool results and arguments: at least 4 MiB, whatever BODY_LIMIT says for the REST API. */

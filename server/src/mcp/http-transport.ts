@@ -8,9 +8,12 @@ type Message = Record<string, unknown>;
 
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
-/** A JSON-RPC error with no id, as a plain HTTP answer. */
+/** A JSON-RPC error that answers no request in particular (the HTTP request itself was wrong). */
+export const rpcErrorBody = (code: number, message: string) => ({ jsonrpc: '2.0' as const, error: { code, message }, id: null });
+
+/** The same, as a plain HTTP answer. */
 export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(rpcErrorBody(code, message)));
 }
 
 function isMessage(m: unknown): m is Message {
