@@ -88,7 +88,7 @@ test('a lone answer is a JSON body; an answer with notifications before it is an
   assert.is(events[2].id, 8);
 });
 
-test('results pass through as the upstream sent them, ids and all', async () => {
+test('results are the same with and without progress, exactly as the upstream sent them', async () => {
   const plain = await client.callTool({ name: 'dyn-slow', arguments: { steps: 2, ms: 1 } });
   const tracked = await client.callTool({ name: 'dyn-slow', arguments: { steps: 2, ms: 1 } }, undefined, withProgress);
   assert.equal(plain, tracked);
