@@ -86,10 +86,7 @@ export class GroupStdioTransport implements Transport {
       this.pending = '';
       this.onerror?.(new Error('Message from the server exceeds 64 MiB'));
     }
-    // The SDK handles a notification one microtask late, and a response that
-    // arrives first drops the progress handler: a progress update sent just
-    // before the result would be lost. Messages after a notification wait a microtask.
-    let defer = false;
+    const messages: JSONRPCMessage[] = [];
     for (const raw of lines) {
       const line = raw.trim();
       if (!line) continue;
@@ -100,11 +97,27 @@ export class GroupStdioTransport implements Transport {
         this.onerror?.(new Error(`Not JSON from the server: ${line.slice(0, 200)}`));
         continue;
       }
-      if (!message || typeof message !== 'object' || (message as { jsonrpc?: string }).jsonrpc !== '2.0') continue;
-      const m = message as JSONRPCMessage;
-      if (defer) queueMicrotask(() => this.onmessage?.(m));
-      else this.onmessage?.(m);
-      if ('method' in m && !('id' in m)) defer = true;
+      if (message && typeof message === 'object' && (message as { jsonrpc?: string }).jsonrpc === '2.0') messages.push(message as JSONRPCMessage);
+    }
+    this.deliver(messages, 0);
+  }
+
+  /**
+   * The SDK handles a notification one microtask after it arrives, and a
+   * response that gets in first drops the request's progress handler: a
+   * progress update read together with the result would be lost. So each
+   * message after a notification waits for that notification's microtask,
+   * one after the other (a single shared wait let the second of two
+   * progress updates fall behind the result).
+   */
+  private deliver(messages: JSONRPCMessage[], from: number): void {
+    for (let i = from; i < messages.length; i++) {
+      const m = messages[i]!;
+      this.onmessage?.(m);
+      if ('method' in m && !('id' in m) && i + 1 < messages.length) {
+        queueMicrotask(() => this.deliver(messages, i + 1));
+        return;
+      }
     }
   }
 
