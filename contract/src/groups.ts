@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isReservedName, safeKey } from './common';
 
 export const selection = z.union([z.literal('all'), z.array(z.string())]);
 
@@ -21,10 +22,17 @@ export type Group = z.infer<typeof groupSchema>;
 
 export const visibilities = ['private', 'shared', 'public'] as const;
 
-const groupName = z.string().trim().min(1, 'must not be empty').max(100).regex(/^[^/\\?#%]+$/, 'must not contain / \\ ? # or %');
+const groupName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100)
+  .regex(/^[^/\\?#%\p{Cc}]+$/u, 'must not contain / \\ ? # % or control characters')
+  .refine((n) => n !== '.' && n !== '..', 'must not be . or ..')
+  .refine((n) => !isReservedName(n), 'must not be __proto__, constructor or prototype');
 export const groupServerEntry = z.union([
-  z.string().min(1),
-  z.strictObject({ name: z.string().min(1), tools: selection.optional(), prompts: selection.optional(), resources: selection.optional() }),
+  safeKey.min(1),
+  z.strictObject({ name: safeKey.min(1), tools: selection.optional(), prompts: selection.optional(), resources: selection.optional() }),
 ]);
 
 export const groupCreate = z.strictObject({

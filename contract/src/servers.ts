@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stringMap } from './common';
+import { isReservedName, safeKey, stringMap } from './common';
 
 export const serverTypes = ['stdio', 'sse', 'streamable-http', 'openapi'] as const;
 export const serverType = z.enum(serverTypes);
@@ -39,9 +39,9 @@ export const serverConfigSchema = z
       .optional(),
     /** OAuth client settings and the tokens Hub saved (MCPHub's field names). */
     oauth: z.looseObject({ clientId: z.string().optional(), clientSecret: z.string().optional(), scopes: z.array(z.string()).optional() }).optional(),
-    tools: z.record(z.string(), itemToggle).optional(),
-    prompts: z.record(z.string(), itemToggle).optional(),
-    resources: z.record(z.string(), itemToggle).optional(),
+    tools: z.record(safeKey, itemToggle).optional(),
+    prompts: z.record(safeKey, itemToggle).optional(),
+    resources: z.record(safeKey, itemToggle).optional(),
   })
   .superRefine((cfg, ctx) => {
     const type = inferServerType(cfg);
@@ -123,7 +123,14 @@ export type ServerView = {
 export const bundleManifest = z.looseObject({
   manifest_version: z.string().optional(),
   dxt_version: z.string().optional(),
-  name: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.@-]+$/, 'may hold only A-Z a-z 0-9 _ . @ -'),
+  // The name becomes a folder under bundles/ and a server name.
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_.@-]+$/, 'may hold only A-Z a-z 0-9 _ . @ -')
+    .refine((n) => !/^\.+$/.test(n), 'must not be only dots')
+    .refine((n) => !isReservedName(n), 'must not be __proto__, constructor or prototype'),
   version: z.string().min(1),
   description: z.string().optional(),
   server: z.looseObject({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isReservedName, nameRef } from './common';
 
 export const roles = ['admin', 'manager', 'user', 'viewer'] as const;
 export const role = z.enum(roles);
@@ -53,7 +54,14 @@ export const passwordPolicySchema = z.strictObject({
 });
 export type PasswordPolicy = z.infer<typeof passwordPolicySchema>;
 
-const username = z.string().trim().min(1, 'is required').max(100).regex(/^[A-Za-z0-9_.@+-]+$/, 'may hold only A-Z a-z 0-9 _ . @ + -');
+const username = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(100)
+  .regex(/^[A-Za-z0-9_.@+-]+$/, 'may hold only A-Z a-z 0-9 _ . @ + -')
+  .refine((n) => !/^\.+$/.test(n), 'must not be only dots')
+  .refine((n) => !isReservedName(n), 'must not be __proto__, constructor or prototype');
 const password = z.string().min(6, 'must be at least 6 characters').max(1024);
 
 export const userCreate = z.strictObject({
@@ -61,15 +69,15 @@ export const userCreate = z.strictObject({
   password,
   role: role.default('user'),
   email: z.email().optional(),
-  servers: z.array(z.string().min(1)).max(1000).optional(),
-  groups: z.array(z.string().min(1)).max(1000).optional(),
+  servers: z.array(nameRef).max(1000).optional(),
+  groups: z.array(nameRef).max(1000).optional(),
 });
 export const userUpdate = z.strictObject({
   password: password.optional(),
   role: role.optional(),
   email: z.email().nullable().optional(),
-  servers: z.array(z.string().min(1)).max(1000).optional(),
-  groups: z.array(z.string().min(1)).max(1000).optional(),
+  servers: z.array(nameRef).max(1000).optional(),
+  groups: z.array(nameRef).max(1000).optional(),
 });
 export const passwordChange = z.strictObject({ currentPassword: z.string().min(1, 'is required'), newPassword: password });
 

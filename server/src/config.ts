@@ -36,6 +36,10 @@ const envSchema = z
     LOG_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(7),
     MCP_ALLOWED_HOSTS: z.string().default(''),
     BODY_LIMIT: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+    HUB_ALLOWED_ENV_VARS: z
+      .string()
+      .regex(/^\s*([A-Za-z_][A-Za-z0-9_]*\*?\s*(,\s*|$))*$/, 'must be a comma list of variable names, each optionally ending in *')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.HTTPS_ENABLED) {
@@ -60,8 +64,15 @@ export type Config = Readonly<{
   /** Folder of the built console; absent when it is not built. */
   consoleDir: string;
   version: string;
-  /** The process environment at boot, for `${VAR}` in server configs. */
-  environment: Readonly<Record<string, string | undefined>>;
+  /**
+   * What `${VAR}` in server configs may expand to: the environment at boot
+   * without Hub's own variables, narrowed to `HUB_ALLOWED_ENV_VARS` when set.
+   */
+  expansionEnv: Readonly<Record<string, string>>;
+  /** `HUB_ALLOWED_ENV_VARS` as given (names, `PREFIX_*`); null when unset. */
+  allowedEnvVars: readonly string[] | null;
+  /** Values of Hub's own secret variables, never to appear in any output. */
+  ownSecrets: readonly string[];
   /** Agent MCP sessions idle this long are closed. */
   mcpSessionTtlSeconds: number;
   logFiles: Readonly<{ rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number }>;
@@ -70,6 +81,26 @@ export type Config = Readonly<{
 }>;
 
 export class ConfigError extends Error {}
+
+/**
+ * Variables Hub itself reads, or that its libraries read (libpq's PG*), and
+ * any of Hub's namespaces: never reachable through `${VAR}`, whoever writes it.
+ */
+const hubNames = new Set([...Object.keys(envSchema.shape), 'DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']);
+const hubPrefixes = /^(HUB_|MCPHUB_|JWT_|AUTH_|SSL_|PG[A-Z]*$)/;
+export const isHubVariable = (name: string) => hubNames.has(name) || hubPrefixes.test(name);
+
+export function envVarAllowed(name: string, allowList: readonly string[] | null): boolean {
+  if (isHubVariable(name)) return false;
+  if (!allowList) return true;
+  return allowList.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p));
+}
+
+function expansionEnvOf(env: Record<string, string | undefined>, allowList: readonly string[] | null): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && envVarAllowed(k, allowList)) out[k] = v;
+  return Object.freeze(out);
+}
 
 function readPem(file: string, variable: string): Buffer {
   try {
@@ -94,6 +125,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   }
   const e = parsed.data;
   const settingsPath = path.resolve(e.MCPHUB_SETTING_PATH);
+  const allowedEnvVars = e.HUB_ALLOWED_ENV_VARS === undefined ? null : Object.freeze(e.HUB_ALLOWED_ENV_VARS.split(',').map((v) => v.trim()).filter(Boolean));
+  const ownSecrets = [e.JWT_SECRET, e.AUTH_PASSWORD, present.DATABASE_URL, present.PGPASSWORD, present.REDIS_URL].filter((v): v is string => Boolean(v));
   const config: Config = {
     port: e.PORT,
     host: e.HOST,
@@ -110,7 +143,9 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     bodyLimit: e.BODY_LIMIT,
     consoleDir: defaultConsoleDir,
     version,
-    environment: Object.freeze({ ...env }),
+    expansionEnv: expansionEnvOf(present, allowedEnvVars),
+    allowedEnvVars,
+    ownSecrets: Object.freeze(ownSecrets),
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL,
     logFiles: Object.freeze({ rotation: e.LOG_ROTATION, maxSize: e.LOG_MAX_SIZE.toLowerCase(), maxFiles: e.LOG_MAX_FILES }),
     allowedHosts: Object.freeze(e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),

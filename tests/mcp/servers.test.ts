@@ -18,11 +18,11 @@ const connected = (name: string) => waitFor(async () => (await serverView(name))
 const text = (r: any) => r.content?.[0]?.text as string;
 
 test.before(async () => {
-  hub = await startHub({ env: { HUB_TEST_SECRET: 'from-env' } });
+  hub = await startHub({ env: { UPSTREAM_TEST_SECRET: 'from-env' } });
   token = await hub.login();
   for (const [name, config] of [
     ['everything', stdioEverything()],
-    ['crashy', { type: 'stdio', command: process.execPath, args: [fixture('crashy.mjs')], env: { SECRET_VALUE: '${HUB_TEST_SECRET}' } }],
+    ['crashy', { type: 'stdio', command: process.execPath, args: [fixture('crashy.mjs')], env: { SECRET_VALUE: '${UPSTREAM_TEST_SECRET}' } }],
   ] as const) {
     const res = await hub.request('POST', '/api/servers', { token, body: { name, config } });
     assert.is(res.status, 200, JSON.stringify(res.body));
@@ -69,7 +69,7 @@ test('${VAR} in a config is expanded at connect time and the file keeps the plac
   const r = await hub.request('POST', '/api/tools/call/crashy', { token, body: { toolName: 'env', arguments: { name: 'SECRET_VALUE' } } });
   assert.is(text(r.body.data), 'from-env');
   const file = JSON.parse(await readFile(hub.settingsPath, 'utf8'));
-  assert.is(file.mcpServers.crashy.env.SECRET_VALUE, '${HUB_TEST_SECRET}');
+  assert.is(file.mcpServers.crashy.env.SECRET_VALUE, '${UPSTREAM_TEST_SECRET}');
 });
 
 test('stdio children do not inherit Hub secrets from the environment', async () => {

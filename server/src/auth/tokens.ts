@@ -7,14 +7,16 @@ export type TokenClaims = { username: string; jti: string; exp: number };
 
 export class TokenService {
   private constructor(
-    private readonly key: Uint8Array,
+    /** The signing secret, so the redactor can keep it out of every output. */
+    readonly secret: string,
     private readonly expiresInSeconds: number,
+    private readonly key = new TextEncoder().encode(secret),
   ) {}
 
   /** Uses the configured secret, else one kept in the data folder so restarts keep sessions. */
   static async create(opts: { secret?: string; dataDir: string; expiresInSeconds: number }): Promise<TokenService> {
     const secret = opts.secret ?? (await loadOrCreateSecret(path.join(opts.dataDir, '.jwt_secret')));
-    return new TokenService(new TextEncoder().encode(secret), opts.expiresInSeconds);
+    return new TokenService(secret, opts.expiresInSeconds);
   }
 
   get expiresIn(): number {

@@ -156,7 +156,7 @@ export const restRoutes: RestRoute[] = [
   {
     method: 'GET',
     url: '/api/mcp-settings/export',
-    call: (c) => c.settings.export(),
+    call: (c, r) => c.settings.export(r.query as never),
     reply: 'download',
     filename: 'mcp_settings.json',
   },

@@ -2,6 +2,7 @@ import type { EventBus } from '../events/bus';
 import type { LogService } from './logs';
 import type { Metrics } from './metrics';
 import { Ring } from './ring';
+import type { Redactor } from './redact';
 
 export type CallRecord = { at: number; server: string; tool: string; duration: number; ok: boolean; user?: string; error?: string; requestId?: string };
 
@@ -19,6 +20,7 @@ export class Activity {
     private readonly bus: EventBus,
     private readonly logs: LogService,
     private readonly metrics: Metrics,
+    private readonly redactor: Redactor,
     max = 20_000,
   ) {
     this.calls = new Ring(max);
@@ -26,13 +28,15 @@ export class Activity {
 
   record(call: Omit<CallRecord, 'at'>): void {
     const at = Date.now();
-    this.calls.push({ server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, error: call.error, requestId: call.requestId, at });
+    // Only the error text comes from outside: redacted and cut once, here, for the log line,
+    // the live feed and the monitoring reads alike (the line then skips the log's own scan).
+    const error = call.error === undefined ? undefined : this.redactor.forCaller(call.error);
+    this.calls.push({ server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, error, requestId: call.requestId, at });
     this.metrics.observeCall(call.server, call.tool, call.ok, call.duration);
-    // Only the error text comes from outside; it is redacted here so the line can skip the scan.
     const entry = this.logs.add({
       type: 'tool_call',
       level: call.ok ? 'info' : 'error',
-      message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${call.error ? this.logs.redact(call.error) : 'error'}`} in ${call.duration.toFixed(1)} ms`,
+      message: `${call.tool} on ${call.server} ${call.ok ? 'succeeded' : `failed: ${error ?? 'error'}`} in ${call.duration.toFixed(1)} ms`,
       server: call.server,
       tool: call.tool,
       duration: call.duration,
@@ -40,7 +44,7 @@ export class Activity {
       userId: call.user,
       requestId: call.requestId,
     }, true);
-    this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: entry.timestamp, error: call.error });
+    this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: entry.timestamp, error });
   }
 
   window(sinceMs: number, server?: string): CallRecord[] {
@@ -52,7 +56,7 @@ export class Activity {
     const calls = this.window(sinceMs, server);
     const durations = calls.map((c) => c.duration).sort((a, b) => a - b);
     const errors = calls.filter((c) => !c.ok).length;
-    const byTool: Record<string, { calls: number; errors: number; avgMs: number }> = {};
+    const byTool: Record<string, { calls: number; errors: number; avgMs: number }> = Object.create(null);
     for (const c of calls) {
       const k = `${c.server}/${c.tool}`;
       const t = (byTool[k] ??= { calls: 0, errors: 0, avgMs: 0 });

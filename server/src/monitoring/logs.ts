@@ -4,6 +4,7 @@ import pino from 'pino';
 import roll from 'pino-roll';
 import type { EventBus } from '../events/bus';
 import { Ring } from './ring';
+import type { Redactor } from './redact';
 
 export const levels = ['error', 'warn', 'info', 'debug', 'trace'] as const;
 export type Level = (typeof levels)[number];
@@ -35,12 +36,6 @@ export type LogFilter = {
   afterId?: number;
 };
 
-// Credentials that show up in upstream output: bearer tokens, key=value secrets.
-const secretPatterns: Array<[RegExp, string]> = [
-  [/(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[REDACTED]'],
-  [/((?:authorization|api[_-]?key|x-api-key|token|secret|password|passwd)["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1[REDACTED]'],
-];
-
 export function matches(e: LogEntry, f: LogFilter): boolean {
   if (f.level && rank[e.level]! < rank[f.level]!) return false;
   const t = Date.parse(e.timestamp);
@@ -64,12 +59,12 @@ export class LogService {
   private readonly window: Ring<LogEntry>;
   private seq = 0;
   private file?: pino.Logger;
-  private readonly secrets = new Set<string>();
   private dirty = false;
   private flusher?: NodeJS.Timeout;
 
   constructor(
     private readonly bus: EventBus,
+    private readonly redactor: Redactor,
     private readonly opts: { dir: string; rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number; windowSize?: number },
   ) {
     this.window = new Ring(opts.windowSize ?? 5000);
@@ -106,18 +101,6 @@ export class LogService {
     }, 1000).unref();
   }
 
-  /** Values that must never appear in a log line (an upstream's secret env values, say). */
-  addSecrets(values: Iterable<string>): void {
-    for (const v of values) if (v && v.length >= 6) this.secrets.add(v);
-  }
-
-  redact(text: string): string {
-    let out = text;
-    for (const [re, to] of secretPatterns) out = out.replace(re, to);
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-    return out;
-  }
-
   /**
    * `clean`: the message is Hub's own text with any outside part already
    * redacted (tool-call lines), so the per-line scan is skipped on the hot path.
@@ -129,7 +112,7 @@ export class LogService {
       timestamp: new Date().toISOString(),
       service: entry.service ?? (entry.server ? `server:${entry.server}` : 'hub'),
       ...entry,
-      message: clean ? message : this.redact(message),
+      message: clean ? message : this.redactor.redact(message),
     };
     this.window.push(full);
     if (this.file) {
@@ -153,7 +136,7 @@ export class LogService {
   }
 
   aggregate(groupBy: 'server' | 'hour' | 'level' | 'type', filter: LogFilter): Record<string, number> {
-    const out: Record<string, number> = {};
+    const out: Record<string, number> = Object.create(null);
     for (const e of this.window) {
       if (!matches(e, filter)) continue;
       const key = groupBy === 'hour' ? `${e.timestamp.slice(0, 13)}:00:00Z` : groupBy === 'server' ? (e.server ?? 'hub') : e[groupBy];

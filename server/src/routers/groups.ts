@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { groupCreate, groupServerEntry, groupUpdate, selection } from '@hub/contract';
+import { groupCreate, groupServerEntry, groupUpdate, nameRef, selection } from '@hub/contract';
 import { audited, requires, router } from '../trpc/init';
 
-const id = z.object({ id: z.string().min(1) });
-const serverRef = id.extend({ serverName: z.string().min(1, 'is required') });
+const id = z.object({ id: nameRef });
+const serverRef = id.extend({ serverName: nameRef });
 
 export const groupsRouter = router({
   list: requires('groups:read').query(({ ctx }) => ctx.services.groups.list(ctx.principal)),
@@ -28,6 +28,6 @@ export const groupsRouter = router({
     .input(serverRef.extend({ kind: z.enum(['tools', 'prompts', 'resources']).default('tools'), selection }))
     .mutation(({ ctx, input }) => ctx.services.groups.setSelection(input.id, input.serverName, input.kind, input.selection)),
   addUser: requires('users:write').use(audited('permission_change'))
-    .input(id.extend({ userId: z.string().min(1, 'is required') }))
+    .input(id.extend({ userId: nameRef }))
     .mutation(({ ctx, input }) => ctx.services.groups.addUser(input.id, input.userId)),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyCreate } from '@hub/contract';
+import { apiKeyCreate, nameRef } from '@hub/contract';
 import { audited, requires, router } from '../trpc/init';
 
 export const keysRouter = router({
@@ -8,7 +8,7 @@ export const keysRouter = router({
   list: requires('keys:read').query(({ ctx }) => ctx.services.keys.list(ctx.principal)),
   revoke: requires('keys:write')
     .use(audited('permission_change'))
-    .input(z.object({ id: z.string().min(1) }))
+    .input(z.object({ id: nameRef }))
     .mutation(async ({ ctx, input }) => {
       await ctx.services.keys.revoke(ctx.principal, input.id);
       return { message: `API key ${input.id} revoked` };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tracked, TRPCError } from '@trpc/server';
+import { nameRef, safeKey } from '@hub/contract';
 import { requires, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
 import { duration } from '../config';
@@ -10,7 +11,7 @@ export const monitoringRouter = router({
   scrape: requires('monitoring:read').query(async ({ ctx }) => ({ text: await ctx.services.metrics.scrape(), contentType: ctx.services.metrics.contentType })),
 
   metrics: requires('monitoring:read')
-    .input(z.object({ server: z.string().min(1).optional(), range: range.default(3600) }).default({ range: 3600 }))
+    .input(z.object({ server: nameRef.optional(), range: range.default(3600) }).default({ range: 3600 }))
     .query(({ ctx, input }) => ({ server: input.server ?? null, rangeSeconds: input.range, ...ctx.services.activity.summary(input.range * 1000, input.server) })),
 
   recordMetric: requires('monitoring:write')
@@ -18,7 +19,7 @@ export const monitoringRouter = router({
       z.object({
         name: z.string().min(1).max(100).regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, 'must match [a-zA-Z_:][a-zA-Z0-9_:]*'),
         type: z.enum(['counter', 'gauge', 'histogram']).default('gauge'),
-        tags: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'tag names must match [a-zA-Z_][a-zA-Z0-9_]*'), z.string()).default({}),
+        tags: z.record(safeKey.regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'tag names must match [a-zA-Z_][a-zA-Z0-9_]*'), z.string()).default({}),
         value: z.number().finite(),
       }),
     )
@@ -39,7 +40,7 @@ export const monitoringRouter = router({
 
   overview: requires('monitoring:read').query(({ ctx }) => {
     const servers = ctx.services.servers.list(ctx.principal);
-    const byStatus: Record<string, number> = {};
+    const byStatus: Record<string, number> = Object.create(null);
     for (const s of servers) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
     const recent = ctx.services.activity.summary(5 * 60_000);
     return {
@@ -58,14 +59,14 @@ export const monitoringRouter = router({
         .object({
           groupBy: z.enum(['server', 'tool', 'hour']).default('server'),
           since: range.default(86_400),
-          server: z.string().min(1).optional(),
+          server: nameRef.optional(),
           details: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
         })
         .default({ groupBy: 'server', since: 86_400, details: false }),
     )
     .query(({ ctx, input }) => {
       const failed = ctx.services.activity.window(input.since * 1000, input.server).filter((c) => !c.ok);
-      const counts: Record<string, number> = {};
+      const counts: Record<string, number> = Object.create(null);
       for (const c of failed) {
         const key = input.groupBy === 'hour' ? `${new Date(c.at).toISOString().slice(0, 13)}:00:00Z` : input.groupBy === 'tool' ? `${c.server}/${c.tool}` : c.server;
         counts[key] = (counts[key] ?? 0) + 1;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { tracked } from '@trpc/server';
-import { itemKinds, resourceName, serverConfigInput } from '@hub/contract';
+import { itemKinds, nameRef, resourceName, serverConfigInput } from '@hub/contract';
 import { audited, publicProcedure, requires, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
 
-const name = z.object({ name: z.string().min(1) });
-const item = z.object({ kind: z.enum(itemKinds), server: z.string().min(1), item: z.string().min(1) });
+const name = z.object({ name: nameRef });
+const item = z.object({ kind: z.enum(itemKinds), server: nameRef, item: nameRef });
 
 export const serversRouter = router({
   list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list(ctx.principal)),
@@ -14,7 +14,7 @@ export const serversRouter = router({
     .input(z.object({ name: resourceName, config: serverConfigInput }))
     .mutation(({ ctx, input }) => ctx.services.servers.create(ctx.principal, input.name, input.config)),
   update: requires('servers:write').use(audited('config_change'))
-    .input(z.object({ name: z.string().min(1), config: serverConfigInput, newName: resourceName.optional() }))
+    .input(z.object({ name: nameRef, config: serverConfigInput, newName: resourceName.optional() }))
     .mutation(({ ctx, input }) => ctx.services.servers.update(ctx.principal, input.name, input.config, input.newName)),
   remove: requires('servers:write').use(audited('config_change')).input(name).mutation(async ({ ctx, input }) => {
     await ctx.services.servers.remove(input.name);
@@ -27,18 +27,18 @@ export const serversRouter = router({
       ctx.services.servers.importBundle(ctx.principal, typeof input.data === 'string' ? Buffer.from(input.data, 'base64') : Buffer.from(input.data)),
     ),
   toggle: requires('servers:write').use(audited('config_change'))
-    .input(z.object({ name: z.string().min(1), enabled: z.boolean() }))
-    .mutation(({ ctx, input }) => ctx.services.servers.toggle(input.name, input.enabled)),
+    .input(z.object({ name: nameRef, enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.services.servers.toggle(ctx.principal, input.name, input.enabled)),
   toggleItem: requires('tools:write').use(audited('config_change'))
     .input(item.extend({ enabled: z.boolean() }))
-    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { enabled: input.enabled })),
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(ctx.principal, input.server, input.kind, input.item, { enabled: input.enabled })),
   describeItem: requires('tools:write').use(audited('config_change'))
     .input(item.extend({ description: z.string().max(10_000) }))
-    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: input.description })),
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(ctx.principal, input.server, input.kind, input.item, { description: input.description })),
   /** Restores the upstream's own description. */
   resetItemDescription: requires('tools:write').use(audited('config_change'))
     .input(item)
-    .mutation(({ ctx, input }) => ctx.services.servers.setItem(input.server, input.kind, input.item, { description: null })),
+    .mutation(({ ctx, input }) => ctx.services.servers.setItem(ctx.principal, input.server, input.kind, input.item, { description: null })),
 
   /** Where an upstream's OAuth provider sends the user back; called by the provider, not by clients. */
   oauthCallback: publicProcedure

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { nameRef } from '@hub/contract';
 import { publicProcedure, requires, router } from '../trpc/init';
 
 const args = z.record(z.string(), z.unknown()).default({});
 const call = z.object({
-  server: z.string().min(1),
-  toolName: z.string().min(1, 'is required'),
+  server: nameRef,
+  toolName: nameRef,
   arguments: args,
   /** Keeps upstream session state across calls (REST `x-session-id`). */
   sessionId: z.string().min(1).max(200).optional(),
@@ -20,6 +21,6 @@ export const toolsRouter = router({
     .input(z.object({ baseUrl: z.string() }))
     .query(({ ctx, input }) => ctx.services.tools.openApiDocument(input.baseUrl, ctx.services.config.version)),
   getPrompt: requires('prompts:execute')
-    .input(z.object({ server: z.string().min(1), prompt: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) }))
+    .input(z.object({ server: nameRef, prompt: nameRef, arguments: z.record(z.string(), z.string()).default({}) }))
     .mutation(({ ctx, input }) => ctx.services.tools.getPrompt(ctx.principal, input.server, input.prompt, input.arguments)),
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { userCreate, userUpdate } from '@hub/contract';
+import { nameRef, userCreate, userUpdate } from '@hub/contract';
 import { auditEvents } from '../services/audit';
 import { audited, requires, router } from '../trpc/init';
 
-const username = z.object({ username: z.string().min(1) });
+const username = z.object({ username: nameRef });
 
 export const usersRouter = router({
   list: requires('users:read').query(({ ctx }) => ctx.services.users.list()),

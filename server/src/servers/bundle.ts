@@ -59,8 +59,14 @@ export async function unpackBundle(
             },
           });
           const mode = (entry.externalFileAttributes >>> 16) & 0o111 ? 0o755 : 0o644;
-          await pipeline(await zip.openReadStreamPromise(entry), limiter, createWriteStream(target, { mode }));
-        })().then(() => zip.readEntry(), reject);
+          // `wx`: an entry never overwrites another (a duplicate name, a file where a folder is).
+          await pipeline(await zip.openReadStreamPromise(entry), limiter, createWriteStream(target, { mode, flags: 'wx' }));
+        })().then(
+          () => zip.readEntry(),
+          // Whatever the filesystem says of a malformed bundle (a file and a folder of the
+          // same name, `d` and `d/x`), it is the bundle's fault: a 400, never a 500.
+          (err) => reject(err instanceof TRPCError ? err : bad(`entry ${entry.fileName} cannot be unpacked (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)),
+        );
       });
       zip.readEntry();
     });
@@ -78,7 +84,7 @@ export async function unpackBundle(
       throw bad(`manifest.json is missing or not JSON`);
     }
     accept(manifest);
-    const dir = path.join(bundlesDir, manifest.name);
+    const dir = bundleDir(bundlesDir, manifest.name);
     await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
     return { manifest, dir };
@@ -90,11 +96,23 @@ export async function unpackBundle(
   }
 }
 
+/**
+ * `<bundlesDir>/<name>`, refusing any name that would resolve elsewhere
+ * (`.`, `..`): the folder is replaced, so it must be the bundle's own.
+ */
+export function bundleDir(bundlesDir: string, name: string): string {
+  const root = path.resolve(bundlesDir);
+  const dir = path.resolve(root, name);
+  if (path.dirname(dir) !== root || name.includes('/') || name.includes('\\')) throw bad(`manifest.json name: ${name} is not a folder name`);
+  return dir;
+}
+
 /** The server configuration a bundle asks for, with `${__dirname}` and user_config defaults filled in. */
 export function bundleServerConfig(manifest: BundleManifest, dir: string): ServerConfig {
   const fill = (s: string) =>
     s.replace(/\$\{__dirname\}/g, dir).replace(/\$\{user_config\.([A-Za-z0-9_]+)\}/g, (m, key: string) => {
-      const def = manifest.user_config?.[key]?.default;
+      const userConfig = manifest.user_config ?? {};
+      const def = Object.hasOwn(userConfig, key) ? userConfig[key]?.default : undefined;
       return def === undefined ? m : String(def);
     });
   const cfg = manifest.server.mcp_config;

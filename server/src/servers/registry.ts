@@ -10,6 +10,7 @@ import { OpenApiUpstream } from './openapi-upstream';
 import { ToolCache } from './tool-cache';
 import { StoredOAuthProvider } from './oauth-provider';
 import type { LogService } from '../monitoring/logs';
+import type { Redactor } from '../monitoring/redact';
 
 const secretKey = /secret|token|key|password|passwd|auth|credential/i;
 import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
@@ -21,7 +22,7 @@ type Entry = { upstream: Upstream; fingerprint: string };
 const exposureKeys = new Set(['tools', 'prompts', 'resources', 'description', 'owner', 'enabled', 'namePrefix', 'oauth']);
 
 function fingerprint(cfg: ServerConfig): string {
-  return JSON.stringify(Object.entries(cfg).filter(([k]) => !exposureKeys.has(k)).sort());
+  return JSON.stringify(Object.entries(cfg).filter(([k]) => !exposureKeys.has(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Keeps one live upstream per enabled server, in step with the stored configuration. */
@@ -37,6 +38,7 @@ export class ServerRegistry {
     private readonly config: Config,
     /** Where OAuth providers send users back to: `<public origin>/oauth/callback`. */
     private readonly callbackUrl: () => string,
+    private readonly redactor: Redactor,
     private readonly logs?: LogService,
   ) {
     this.cache = new ToolCache(path.join(config.dataDir, 'tool-cache.json'));
@@ -66,7 +68,7 @@ export class ServerRegistry {
       if (!entry) return;
       const st = entry.upstream.state;
       if (what === 'lists') this.cache.set(name, st);
-      this.bus.publish('server.status', { name, status: st.status, error: st.error, at: new Date().toISOString(), change: what, tools: st.tools.length });
+      this.bus.publish('server.status', { name, status: st.status, error: this.redactor.forCaller(st.error), at: new Date().toISOString(), change: what, tools: st.tools.length });
       this.emit(name, what);
     },
   };
@@ -95,9 +97,9 @@ export class ServerRegistry {
   }
 
   private create(name: string, cfg: ServerConfig): Upstream {
-    const expanded = expandEnv(cfg, this.config.environment);
+    const expanded = expandEnv(cfg, this.config.expansionEnv);
     // Secret-looking env values and header values must never reach the logs.
-    this.logs?.addSecrets([
+    this.redactor.add([
       ...Object.entries(expanded.env ?? {}).filter(([k]) => secretKey.test(k)).map(([, v]) => v),
       ...Object.values(expanded.headers ?? {}),
     ]);

@@ -23,6 +23,8 @@ import { Metrics } from '../monitoring/metrics';
 import { Activity } from '../monitoring/activity';
 import { Watchdog } from '../monitoring/watchdog';
 import { SmartService } from '../smart/service';
+import { Redactor } from '../monitoring/redact';
+import { secretValues } from '../auth/secrets';
 
 export type Services = {
   config: Config;
@@ -45,6 +47,7 @@ export type Services = {
   metrics: Metrics;
   activity: Activity;
   watchdog: Watchdog;
+  redactor: Redactor;
   smart: SmartService;
   startedAt: number;
   /** Facts known only once listening. */
@@ -78,9 +81,13 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
   const audit = new AuditService(path.join(config.dataDir, 'audit.log'), store);
   await audit.init();
-  const logs = new LogService(bus, { dir: config.dataDir, ...config.logFiles });
+  // Hub's own secrets and those in the settings never appear in logs or in text shown to callers.
+  const redactor = new Redactor();
+  redactor.add([...config.ownSecrets, tokens.secret, ...secretValues(store.get())]);
+  const stopSecrets = store.onChange(() => redactor.add(secretValues(store.get())));
+  const logs = new LogService(bus, redactor, { dir: config.dataDir, ...config.logFiles });
   await logs.init();
-  const registry = new ServerRegistry(store, bus, config, callbackUrl, logs);
+  const registry = new ServerRegistry(store, bus, config, callbackUrl, redactor, logs);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
   const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000);
@@ -92,7 +99,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       }),
     sessions: () => sessions.size,
   });
-  const activity = new Activity(bus, logs, metrics);
+  const activity = new Activity(bus, logs, metrics, redactor);
   const watchdog = new Watchdog(store, bus, registry, logs, activity);
   const smart = new SmartService(store, catalog, bus, config.dataDir);
   await smart.init();
@@ -111,7 +118,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     settings,
     registry,
     catalog,
-    servers: new ServersService(store, registry, catalog, path.join(config.dataDir, 'bundles')),
+    servers: new ServersService(store, registry, catalog, { bundlesDir: path.join(config.dataDir, 'bundles'), redactor, allowedEnvVars: config.allowedEnvVars }),
     tools: new ToolsService(registry, catalog, activity),
     groups: new GroupsService(store),
     users: new UsersService(store),
@@ -122,12 +129,14 @@ export async function createServices(config: Config): Promise<{ services: Servic
     metrics,
     activity,
     watchdog,
+    redactor,
     smart,
     startedAt: Date.now(),
     runtime,
     startServers: () => registry.sync(),
     async close() {
       stopRelay();
+      stopSecrets();
       stopSync();
       watchdog.stop();
       smart.stop();

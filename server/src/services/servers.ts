@@ -14,6 +14,10 @@ import type { Principal } from '../auth/principal';
 import { bundleServerConfig, unpackBundle } from '../servers/bundle';
 import { serverForState } from '../servers/oauth-provider';
 import { visibleServers } from '../auth/access';
+import { keepMasked, masked, serverSecretPaths } from '../auth/secrets';
+import { placeholders } from '../servers/expand';
+import { envVarAllowed, isHubVariable } from '../config';
+import type { Redactor } from '../monitoring/redact';
 
 const oauthSecrets = ['clientSecret', 'accessToken', 'refreshToken', 'pendingAuthorization'];
 
@@ -25,13 +29,23 @@ function withoutOAuthSecrets(cfg: ServerConfig): Record<string, unknown> {
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `${what} not found` });
 
+/** Where a server connects to: a change of it sends the stored credentials somewhere new. */
+const targetOf = (cfg: ServerConfig) => JSON.stringify([cfg.url ?? null, cfg.openapi?.url ?? null, cfg.command ?? null, cfg.args ?? null]);
+
+export type ServersOptions = {
+  bundlesDir: string;
+  redactor: Redactor;
+  /** `HUB_ALLOWED_ENV_VARS`; null: only admins may write `${VAR}`. */
+  allowedEnvVars: readonly string[] | null;
+};
+
 /** Server configurations and their enable flags and descriptions, as operators change them. */
 export class ServersService {
   constructor(
     private readonly store: Store,
     private readonly registry: ServerRegistry,
     private readonly catalog: Catalog,
-    private readonly bundlesDir: string,
+    private readonly opts: ServersOptions,
   ) {}
 
   private config(name: string): ServerConfig {
@@ -40,7 +54,8 @@ export class ServersService {
     return cfg;
   }
 
-  view(name: string): ServerView {
+  /** A server as `principal` may see it: secret values masked for all but admins. */
+  view(name: string, principal: Principal | null): ServerView {
     const cfg = this.config(name);
     const st = this.registry.state(name)!;
     // What tools and prompts share: upstream name, exposed name, description override, enabled flag.
@@ -60,14 +75,14 @@ export class ServersService {
       name,
       type: inferServerType(cfg),
       status: cfg.enabled === false ? 'disabled' : st.status,
-      error: st.error,
+      error: this.opts.redactor.forCaller(st.error),
       enabled: cfg.enabled !== false,
       owner: cfg.owner,
       authorizationUrl: st.authorizationUrl,
       tools,
       prompts,
       resources: st.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description })),
-      config: withoutOAuthSecrets(cfg),
+      config: principal?.role === 'admin' ? withoutOAuthSecrets(cfg) : masked(withoutOAuthSecrets(cfg), serverSecretPaths),
       reconnects: st.reconnects,
     };
   }
@@ -77,7 +92,7 @@ export class ServersService {
     const visible = visibleServers(principal, this.store.get());
     return Object.keys(this.store.get().mcpServers)
       .filter((n) => !visible || visible.has(n))
-      .map((n) => this.view(n));
+      .map((n) => this.view(n, principal));
   }
 
   canSee(principal: Principal, name: string): boolean {
@@ -88,22 +103,45 @@ export class ServersService {
   viewFor(principal: Principal, name: string): ServerView {
     const visible = visibleServers(principal, this.store.get());
     if (visible && !visible.has(name)) throw notFound(`Server ${name}`);
-    return this.view(name);
+    return this.view(name, principal);
   }
 
-  private checkCreator(principal: Principal, cfg: ServerConfig): void {
-    if (inferServerType(cfg) === 'stdio' && principal.role !== 'admin') {
+  /**
+   * What a caller may write into a server's configuration. stdio servers run
+   * commands: admins only. `${VAR}` reads Hub's environment: Hub's own
+   * variables never, others by admins, or by anyone when HUB_ALLOWED_ENV_VARS
+   * lists them. A non-admin who moves a server elsewhere re-enters its secrets.
+   * Masked secrets sent back are restored from `old` first (in place).
+   */
+  private checkWrite(principal: Principal, cfg: ServerConfig, old?: ServerConfig): void {
+    const admin = principal.role === 'admin';
+    if (inferServerType(cfg) === 'stdio' && !admin) {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'Only admins can add or change stdio servers: they run commands on the host' });
+    }
+    const moved = old !== undefined && targetOf(old) !== targetOf(cfg);
+    const kept = keepMasked(cfg, old, serverSecretPaths);
+    if (moved && kept.length && !admin) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: `${kept[0]}: re-enter this secret to change where the server connects (stored secrets are not sent to a new address)` });
+    }
+    const before = old && !(moved && !admin) ? placeholders(old) : new Map<string, Set<string>>();
+    for (const [at, names] of placeholders(cfg)) {
+      for (const name of names) {
+        if (before.get(at)?.has(name)) continue;
+        if (isHubVariable(name)) throw new TRPCError({ code: 'BAD_REQUEST', message: `${at}: \${${name}} is one of Hub's own variables and is never expanded` });
+        if (!admin && !(this.opts.allowedEnvVars && envVarAllowed(name, this.opts.allowedEnvVars))) {
+          throw new TRPCError({ code: 'FORBIDDEN', message: `${at}: only admins may reference environment variables (\${${name}}) unless HUB_ALLOWED_ENV_VARS allows them` });
+        }
+      }
     }
   }
 
   async create(principal: Principal, name: string, config: ServerConfig): Promise<ServerView> {
-    this.checkCreator(principal, config);
+    this.checkWrite(principal, config);
     await this.store.update((s) => {
       if (s.mcpServers[name]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${name} already exists` });
       s.mcpServers[name] = { ...config, owner: config.owner ?? principal.username };
     });
-    return this.view(name);
+    return this.view(name, principal);
   }
 
   /** Installs an MCP bundle under the data folder and adds its server. */
@@ -111,7 +149,7 @@ export class ServersService {
     if (principal.role !== 'admin') {
       throw new TRPCError({ code: 'FORBIDDEN', message: 'Only admins can install bundles: they run commands on the host' });
     }
-    const { manifest, dir } = await unpackBundle(data, this.bundlesDir, (m) => {
+    const { manifest, dir } = await unpackBundle(data, this.opts.bundlesDir, (m) => {
       if (this.store.get().mcpServers[m.name]) throw new TRPCError({ code: 'CONFLICT', message: `Server ${m.name} already exists` });
     });
     return this.create(principal, manifest.name, bundleServerConfig(manifest, dir));
@@ -134,7 +172,9 @@ export class ServersService {
 
   /** Replaces a server's configuration; with `newName`, also renames it in every group and user. */
   async update(principal: Principal, name: string, config: ServerConfig, newName?: string): Promise<ServerView> {
-    this.checkCreator(principal, config);
+    const current = this.store.get().mcpServers[name];
+    if (!current) throw notFound(`Server ${name}`);
+    this.checkWrite(principal, config, current);
     const target = newName ?? name;
     await this.store.update((s) => {
       const old = s.mcpServers[name];
@@ -156,7 +196,7 @@ export class ServersService {
         ...(old.oauth || config.oauth ? { oauth: { ...old.oauth, ...config.oauth } } : {}),
       };
     });
-    return this.view(target);
+    return this.view(target, principal);
   }
 
   async remove(name: string): Promise<void> {
@@ -168,17 +208,17 @@ export class ServersService {
     });
   }
 
-  async toggle(name: string, enabled: boolean): Promise<ServerView> {
+  async toggle(principal: Principal, name: string, enabled: boolean): Promise<ServerView> {
     await this.store.update((s) => {
       const cfg = s.mcpServers[name];
       if (!cfg) throw notFound(`Server ${name}`);
       cfg.enabled = enabled;
     });
-    return this.view(name);
+    return this.view(name, principal);
   }
 
   /** Sets the enabled flag or description of one tool or prompt; `description: null` restores the upstream's. */
-  async setItem(server: string, kind: ItemKind, item: string, change: { enabled?: boolean; description?: string | null }) {
+  async setItem(principal: Principal, server: string, kind: ItemKind, item: string, change: { enabled?: boolean; description?: string | null }) {
     const st = this.registry.state(server);
     const known = kind === 'tools' ? st?.tools.some((t) => t.name === item) : st?.prompts.some((p) => p.name === item);
     const stored = this.store.get().mcpServers[server]?.[kind]?.[item];
@@ -195,6 +235,6 @@ export class ServersService {
       if (entry.enabled === undefined) entry.enabled = true;
       map[item] = entry;
     });
-    return this.view(server)[kind].find((i) => i.name === item) ?? null;
+    return this.view(server, principal)[kind].find((i) => i.name === item) ?? null;
   }
 }

@@ -8,12 +8,33 @@ import {
   type SystemConfigView,
 } from '@hub/contract';
 import type { Store } from '../store/store';
+import type { Principal } from '../auth/principal';
+import { keepMasked, masked, serverSecretPaths, systemSecretPaths } from '../auth/secrets';
 
-/** Keys of the settings file that hold secrets and never leave the hub. */
-function withoutSecrets(s: Readonly<SettingsFile>): Record<string, unknown> {
+const oauthState = ['accessToken', 'refreshToken', 'expiresAt', 'pendingAuthorization'];
+
+/**
+ * The settings file without what never leaves Hub (password and key hashes,
+ * TOTP secrets, bearer-key tokens, revoked sessions). `masked`: secrets
+ * (server env, headers, OAuth client secrets, provider keys, the session
+ * secret, database URLs) masked and upstream OAuth tokens left out; `shown`:
+ * secrets shown, tokens left out (an admin's view); `all`: everything, for
+ * an export that restores a Hub.
+ */
+function withoutSecrets(s: Readonly<SettingsFile>, mode: 'masked' | 'shown' | 'all'): Record<string, unknown> {
   const { revokedTokens: _revoked, users, apiKeys, bearerKeys, ...rest } = s;
+  const servers = Object.fromEntries(
+    Object.entries(s.mcpServers).map(([name, cfg]) => {
+      if (mode === 'all' || !cfg.oauth) return [name, mode === 'masked' ? masked(cfg, serverSecretPaths) : cfg];
+      const oauth = Object.fromEntries(Object.entries(cfg.oauth).filter(([k]) => !oauthState.includes(k)));
+      const clean = { ...cfg, oauth };
+      return [name, mode === 'masked' ? masked(clean, serverSecretPaths) : clean];
+    }),
+  );
   return {
     ...rest,
+    mcpServers: servers,
+    systemConfig: mode === 'masked' ? masked(s.systemConfig, systemSecretPaths) : s.systemConfig,
     users: users.map(({ password: _password, passwordHistory: _history, mfa, ...u }) => ({ ...u, ...(mfa ? { mfa: { enabled: mfa.enabled } } : {}) })),
     ...(apiKeys ? { apiKeys: apiKeys.map(({ hash: _hash, ...k }) => k) } : {}),
     ...(bearerKeys ? { bearerKeys: bearerKeys.map(({ token: _token, ...k }) => k) } : {}),
@@ -31,14 +52,19 @@ export class SettingsService {
     return { ...routingDefaults, ...this.store.get().systemConfig.routing };
   }
 
-  dump(): SettingsDump {
-    const clean = withoutSecrets(this.store.get()) as SettingsDump;
+  /** `GET /api/settings`: secrets shown to admins only. */
+  dump(principal: Principal): SettingsDump {
+    const clean = withoutSecrets(this.store.get(), principal.role === 'admin' ? 'shown' : 'masked') as SettingsDump;
     return { ...clean, servers: clean.mcpServers };
   }
 
-  /** The settings file as it could be restored elsewhere, minus hashes and session data. */
-  exportFile(): Record<string, unknown> {
-    return withoutSecrets(this.store.get());
+  /**
+   * The settings file as it could be restored elsewhere, minus hashes and
+   * session data; secrets only when an admin asks for them.
+   */
+  exportFile(principal: Principal, includeSecrets = false): Record<string, unknown> {
+    if (includeSecrets && principal.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: 'includeSecrets: only admins may export secrets' });
+    return withoutSecrets(this.store.get(), includeSecrets ? 'all' : 'masked');
   }
 
   async updateSystemConfig(input: SystemConfigUpdate): Promise<SystemConfigView> {
@@ -48,6 +74,8 @@ export class SettingsService {
     if (Object.keys(input).length === 0) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'body: give at least one of routing, install, smartRouting, mcpRouter, llm or a flat field' });
     }
+    // A secret sent back masked (as GET showed it) keeps its stored value.
+    keepMasked(input, this.store.get().systemConfig, systemSecretPaths);
     return this.store.update((s) => {
       const sys = s.systemConfig;
       for (const [key, value] of Object.entries(sections) as [keyof typeof sections, Record<string, unknown>][]) {

@@ -126,8 +126,9 @@ export class UsersService {
 
   stats(): UserStats {
     const users = this.store.get().users;
-    const usersPerServer: Record<string, number> = {};
-    const usersPerGroup: Record<string, number> = {};
+    // Keyed by names from the settings: no prototype to collide with.
+    const usersPerServer: Record<string, number> = Object.create(null);
+    const usersPerGroup: Record<string, number> = Object.create(null);
     for (const u of users) {
       for (const s of u.servers ?? []) usersPerServer[s] = (usersPerServer[s] ?? 0) + 1;
       for (const g of u.groups ?? []) usersPerGroup[g] = (usersPerGroup[g] ?? 0) + 1;

@@ -5,6 +5,7 @@ import { settingsFileSchema, type SettingsFile } from '@hub/contract';
 import { AtomicJsonFile } from './atomic-json-file';
 import { migrateLegacyKeys } from './migrate';
 import { StoreLoadError, type Store, type StoreStats } from './store';
+import { withSafeMaps } from './safe-maps';
 
 type Waiter = { resolve: () => void; reject: (err: unknown) => void };
 
@@ -44,7 +45,7 @@ export class LowdbStore implements Store {
     const isNew = db.data == null;
     const parsed = settingsFileSchema.safeParse(migrateLegacyKeys(db.data ?? {}));
     if (!parsed.success) throw new StoreLoadError(describeIssues(file, parsed.error));
-    const store = new LowdbStore(db, parsed.data, file);
+    const store = new LowdbStore(db, withSafeMaps(parsed.data), file);
     if (isNew) await store.update(() => undefined);
     return store;
   }
@@ -54,11 +55,11 @@ export class LowdbStore implements Store {
   }
 
   update<T>(change: (draft: SettingsFile) => T): Promise<T> {
-    const draft = structuredClone(this.state);
+    const draft = withSafeMaps(structuredClone(this.state));
     const result = change(draft);
     const checked = settingsFileSchema.safeParse(draft);
     if (!checked.success) return Promise.reject(new Error(describeIssues('(in memory)', checked.error)));
-    this.state = checked.data;
+    this.state = withSafeMaps(checked.data);
     this.emit();
     return new Promise<T>((resolve, reject) => {
       this.waiters.push({ resolve: () => resolve(result), reject });

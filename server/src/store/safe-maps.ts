@@ -1,0 +1,26 @@
+import type { SettingsFile } from '@hub/contract';
+
+type Obj = Record<string, unknown>;
+
+function bare(o: unknown): void {
+  if (o && typeof o === 'object' && !Array.isArray(o)) Object.setPrototypeOf(o, null);
+}
+
+/**
+ * Makes every map of the settings that is keyed by a user-supplied name
+ * (servers, their env, headers, tool/prompt/resource overrides, webhook
+ * headers) prototype-free, in place: `map[name]` then never reads or writes
+ * Object.prototype, whatever the name. Applied to every state a store hands
+ * out and to every draft it hands to a change.
+ */
+export function withSafeMaps<T extends SettingsFile>(s: T): T {
+  bare(s.mcpServers);
+  for (const name of Object.keys(s.mcpServers)) {
+    const cfg = s.mcpServers[name] as Obj;
+    for (const key of ['env', 'headers', 'tools', 'prompts', 'resources', 'oauth']) bare(cfg[key]);
+    const openapi = cfg.openapi as Obj | undefined;
+    if (openapi) bare(openapi.security);
+  }
+  for (const hook of s.systemConfig.monitoring?.webhooks ?? []) bare(hook.headers);
+  return s;
+}
