@@ -6,6 +6,7 @@ import { trpcPlugin } from './http/trpc';
 import { consoleHtml, consolePlugin } from './http/console';
 import { mcpBodyLimit, mcpPlugin } from './http/mcp';
 import { createMcpLane } from './http/mcp-lane';
+import { registerHostGuard } from './http/host-guard';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 
@@ -43,6 +44,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify(options) as unknown as FastifyInstance;
   app.decorate('hub', { services, bootstrap });
   app.addHook('onClose', async () => services.close());
+  registerHostGuard(app, services);
 
   app.addHook('onResponse', (req, reply, done) => {
     services.metrics.observeRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);

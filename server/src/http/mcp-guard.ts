@@ -2,58 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 
-const loopback = ['localhost', '127.0.0.1', '[::1]', '::1'];
-
-// Parsing a URL per request showed in profiles; clients send the same few Host values.
-const hostNames = new Map<string, string>();
-
-function hostOf(value: string): string {
-  const hit = hostNames.get(value);
-  if (hit !== undefined) return hit;
-  let name = '';
-  try {
-    name = new URL(value.includes('://') ? value : `http://${value}`).hostname.toLowerCase();
-  } catch {
-    // not a host
-  }
-  if (hostNames.size >= 1000) hostNames.clear();
-  hostNames.set(value, name);
-  return name;
-}
-
-/**
- * DNS-rebinding defence for the MCP routes (the SDK's own check is Express
- * middleware): a Hub bound to loopback answers only loopback or configured
- * host names, and a browser Origin must name an allowed host.
- */
-// Per Hub, rebuilt only when install.baseUrl changes: this runs on every MCP request.
-const cache = new WeakMap<Services, { baseUrl: string | undefined; allowed: Set<string> }>();
-
-function allowedHosts(services: Services): Set<string> {
-  const baseUrl = services.settings.systemConfig().install?.baseUrl;
-  const hit = cache.get(services);
-  if (hit && hit.baseUrl === baseUrl) return hit.allowed;
-  const allowed = new Set([...loopback, ...services.config.allowedHosts]);
-  if (baseUrl) allowed.add(hostOf(baseUrl));
-  if (services.config.host !== '0.0.0.0' && services.config.host !== '::') allowed.add(hostOf(services.config.host));
-  cache.set(services, { baseUrl, allowed });
-  return allowed;
-}
-
-export function hostAllowed(services: Services, req: FastifyRequest): string | null {
-  const allowed = allowedHosts(services);
-  const bindsAll = services.config.host === '0.0.0.0' || services.config.host === '::';
-  const host = hostOf(req.headers.host ?? '');
-  const checkHost = !bindsAll || services.config.allowedHosts.length > 0;
-  if (checkHost && !allowed.has(host)) return `Host ${req.headers.host} is not allowed`;
-  const origin = req.headers.origin;
-  if (origin && origin !== 'null') {
-    const o = hostOf(origin);
-    if (!allowed.has(o) && o !== host) return `Origin ${origin} is not allowed`;
-  }
-  return null;
-}
-
 /** Bearer auth of the MCP routes; null principal when `routing.enableBearerAuth` is off. */
 export async function mcpPrincipal(
   services: Services,

@@ -7,7 +7,7 @@ import type { Services } from '../services';
 import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
 import type { AgentSession } from '../mcp/sessions';
-import { hostAllowed, mcpPrincipal } from './mcp-guard';
+import { mcpPrincipal } from './mcp-guard';
 import { lanePass } from './mcp-lane';
 import { grantedScopes } from '../auth/access';
 import type { Principal } from '../auth/principal';
@@ -58,9 +58,8 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return (rpcError(reply, 404, `No group or server named ${group}`), null);
   };
 
+  // Host and Origin are checked for every route by http/host-guard.ts.
   const admit = async (req: FastifyRequest, reply: FastifyReply, smart: boolean) => {
-    const refused = hostAllowed(services, req);
-    if (refused) return (rpcError(reply, 403, refused), null);
     if (smart && !services.smart.enabled()) return (rpcError(reply, 404, 'Smart routing is disabled (smartRouting.enabled)'), null);
     const auth = await mcpPrincipal(services, req, reply);
     if (!auth.ok) return null;
@@ -160,8 +159,6 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
 
   const messagesPath = '/messages';
   const messages = async (req: FastifyRequest, reply: FastifyReply) => {
-    const refused = hostAllowed(services, req);
-    if (refused) return rpcError(reply, 403, refused);
     const auth = await mcpPrincipal(services, req, reply);
     if (!auth.ok) return reply;
     const id = (req.query as { sessionId?: string }).sessionId ?? '';

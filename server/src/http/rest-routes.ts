@@ -3,8 +3,6 @@ export type RequestParts = {
   body: Record<string, unknown> | undefined;
   params: Record<string, string>;
   query: Record<string, string | string[]>;
-  /** `<scheme>://<host>` as the client reached Hub. */
-  origin: string;
   headers: Record<string, string | undefined>;
   /** The uploaded file, for routes with `upload`. */
   file?: Buffer;
@@ -146,7 +144,7 @@ export const restRoutes: RestRoute[] = [
     url: '/api/tools/:serverName/:toolName',
     call: (c, r) => c.tools.callOpen({ server: r.params.serverName!, toolName: r.params.toolName!, arguments: b(r) }),
   },
-  { method: 'GET', url: '/api/openapi.json', call: (c, r) => c.tools.openapi({ baseUrl: r.origin }), reply: 'raw' },
+  { method: 'GET', url: '/api/openapi.json', call: (c) => c.tools.openapi(), reply: 'raw' },
   {
     method: 'POST',
     url: '/api/mcp/:serverName/prompts/:promptName',

@@ -107,7 +107,6 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
             body: req.body as Record<string, unknown> | undefined,
             params: req.params as Record<string, string>,
             query: req.query as Record<string, string>,
-            origin: `${req.protocol}://${req.host}`,
             headers: req.headers as Record<string, string | undefined>,
             file,
           };

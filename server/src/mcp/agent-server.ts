@@ -23,10 +23,11 @@ import type { EventBus } from '../events/bus';
 import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
+import type { Redactor } from '../monitoring/redact';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { answerToolCalls, type CallExtra } from './fast-call';
 
-export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; version: string };
+export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; redactor: Redactor; version: string };
 
 /** The SDK's request-handler extra as a tool call uses it; the fast path builds the same without `_meta`. */
 type Extra = CallExtra & { _meta?: { progressToken?: string | number } };
@@ -97,7 +98,7 @@ export async function callExposed(
   } catch (err) {
     done(false, describe(err));
     if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
-    return { isError: true, content: [{ type: 'text', text: `Error calling ${name}: ${describe(err)}` }] };
+    return { isError: true, content: [{ type: 'text', text: `Error calling ${name}: ${deps.redactor.forCaller(describe(err))}` }] };
   }
 }
 

@@ -23,6 +23,8 @@ function isMessage(m: unknown): m is Message {
 }
 
 const isRequest = (m: Message) => typeof m.method === 'string' && 'id' in m;
+/** MCP request ids: a string or an integer that survives a JSON round trip (never null, a fraction or an object). */
+const validId = (id: unknown) => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
 const isResponse = (m: Message) => !('method' in m) && 'id' in m;
 
 /**
@@ -70,6 +72,10 @@ export class NodeStreamableTransport implements Transport {
     }
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0 || !messages.every(isMessage)) return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    // A request whose id could not be echoed back would wait forever for its answer.
+    if (messages.some((m) => 'id' in m && !validId(m.id))) {
+      return rpcError(res, 400, -32600, 'Invalid Request: id must be a string or an integer');
+    }
     const initializing = messages.some((m) => m.method === 'initialize');
     if (initializing) {
       if (this.sessionId) return rpcError(res, 400, -32600, 'Invalid Request: Server already initialized');

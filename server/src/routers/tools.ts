@@ -17,9 +17,7 @@ export const toolsRouter = router({
     .mutation(({ ctx, input }) => ctx.services.tools.call(ctx.principal, input.server, input.toolName, input.arguments, input.sessionId)),
   /** For OpenAPI-compatible clients: open without a token, as the spec says; enable flags still apply. */
   callOpen: publicProcedure.input(call).mutation(({ ctx, input }) => ctx.services.tools.call(null, input.server, input.toolName, input.arguments)),
-  openapi: publicProcedure
-    .input(z.object({ baseUrl: z.string() }))
-    .query(({ ctx, input }) => ctx.services.tools.openApiDocument(input.baseUrl, ctx.services.config.version)),
+  openapi: publicProcedure.query(({ ctx }) => ctx.services.tools.openApiDocument(ctx.services.publicUrl(), ctx.services.config.version)),
   getPrompt: requires('prompts:execute')
     .input(z.object({ server: nameRef, prompt: nameRef, arguments: z.record(z.string(), z.string()).default({}) }))
     .mutation(({ ctx, input }) => ctx.services.tools.getPrompt(ctx.principal, input.server, input.prompt, input.arguments)),

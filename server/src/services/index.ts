@@ -52,6 +52,8 @@ export type Services = {
   startedAt: number;
   /** Facts known only once listening. */
   runtime: { origin: string };
+  /** `install.baseUrl`, else the listen address; without a trailing slash. */
+  publicUrl(): string;
   /** Connects the enabled servers; resolves when each has had a first attempt. */
   startServers(): Promise<void>;
   close(): Promise<void>;
@@ -78,7 +80,9 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const generatedAdminPassword = await auth.bootstrapAdmin(config.adminUsername, config.adminPassword);
   await keys.migrateLegacyBearerKey();
   const runtime = { origin: `http://${config.host}:${config.port}` };
-  const callbackUrl = () => `${(store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '')}/oauth/callback`;
+  // Where clients reach Hub: install.baseUrl, else the address it listens on (never a request's Host).
+  const publicUrl = () => (store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '');
+  const callbackUrl = () => `${publicUrl()}/oauth/callback`;
   const audit = new AuditService(path.join(config.dataDir, 'audit.log'), store);
   await audit.init();
   // Hub's own secrets and those in the settings never appear in logs or in text shown to callers.
@@ -119,12 +123,12 @@ export async function createServices(config: Config): Promise<{ services: Servic
     registry,
     catalog,
     servers: new ServersService(store, registry, catalog, { bundlesDir: path.join(config.dataDir, 'bundles'), redactor, allowedEnvVars: config.allowedEnvVars }),
-    tools: new ToolsService(registry, catalog, activity),
+    tools: new ToolsService(registry, catalog, activity, redactor),
     groups: new GroupsService(store),
     users: new UsersService(store),
     audit,
     sessions,
-    agentDeps: { catalog, registry, bus, activity, version: config.version },
+    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version },
     logs,
     metrics,
     activity,
@@ -133,6 +137,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     smart,
     startedAt: Date.now(),
     runtime,
+    publicUrl,
     startServers: () => registry.sync(),
     async close() {
       stopRelay();

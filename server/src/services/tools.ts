@@ -7,14 +7,17 @@ import { UpstreamError } from '../servers/upstream';
 import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
 import type { Activity } from '../monitoring/activity';
+import type { Redactor } from '../monitoring/redact';
 
 export type ToolCallResult = CallToolResult & { toolName: string; arguments: Record<string, unknown> };
 
-function upstreamFailure(err: unknown): TRPCError {
+/** An upstream's failure as the caller sees it: its text redacted and cut short. */
+function upstreamFailure(err: unknown, redactor: Redactor): TRPCError {
   if (err instanceof TRPCError) return err;
-  if (err instanceof UpstreamError && err.kind === 'not_connected') return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: err.message });
-  if (/timed? ?out/i.test(describe(err))) return new TRPCError({ code: 'GATEWAY_TIMEOUT', message: describe(err) });
-  return new TRPCError({ code: 'BAD_GATEWAY', message: describe(err) });
+  const message = redactor.forCaller(describe(err));
+  if (err instanceof UpstreamError && err.kind === 'not_connected') return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message });
+  if (/timed? ?out/i.test(message)) return new TRPCError({ code: 'GATEWAY_TIMEOUT', message });
+  return new TRPCError({ code: 'BAD_GATEWAY', message });
 }
 
 /** Tool calls and prompt gets made through REST (agents use the MCP routes). */
@@ -23,6 +26,7 @@ export class ToolsService {
     private readonly registry: ServerRegistry,
     private readonly catalog: Catalog,
     private readonly activity: Activity,
+    private readonly redactor: Redactor,
   ) {}
 
   /** The enabled tool of a server, by its upstream name or its exposed name. */
@@ -48,7 +52,7 @@ export class ToolsService {
       return { ...result, toolName: tool.original, arguments: coerced };
     } catch (err) {
       done(false, describe(err));
-      throw upstreamFailure(err);
+      throw upstreamFailure(err, this.redactor);
     }
   }
 
@@ -62,7 +66,7 @@ export class ToolsService {
     try {
       return await upstream.getPrompt(prompt.original, args);
     } catch (err) {
-      throw upstreamFailure(err);
+      throw upstreamFailure(err, this.redactor);
     }
   }
 
