@@ -16,6 +16,8 @@ export const userRecordSchema = z.looseObject({
   groups: z.array(z.string()).optional(),
   /** Set when the password was generated at first start, cleared when it is changed. */
   generatedPassword: z.boolean().optional(),
+  /** Bumped when the password changes (or on "sign out everywhere"): tokens of an older version are refused. */
+  tokenVersion: z.number().int().min(0).optional(),
   passwordChangedAt: z.string().optional(),
   /** Hashes of earlier passwords, newest first, for `preventReuse`. */
   passwordHistory: z.array(z.string()).optional(),

@@ -80,17 +80,14 @@ test('an API key works as a bearer token on MCP routes, and a revoked one stops 
   }
 });
 
-test('a key without tools:execute lists but cannot call', async () => {
+test('a key without tools:execute cannot open an MCP session at all', async () => {
   const key = (await hub.request('POST', '/api/auth/api-keys', { token, body: { name: 'lister', permissions: ['tools:read'] } })).body.data.key;
-  const c = await agent(hub.url + '/api/mcp', { token: key });
-  assert.ok((await c.listTools()).tools.length > 0);
-  try {
-    await c.callTool({ name: 'everything-echo', arguments: { message: 'x' } });
-    assert.unreachable('called without tools:execute');
-  } catch (err) {
-    assert.match(String(err), /tools:execute/);
-  }
-  await c.close();
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const res = await fetch(hub.url + '/api/mcp', { method: 'POST', headers: { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(init) });
+  assert.is(res.status, 403);
+  assert.match(await res.text(), /tools:execute/);
+  // The same key still reads over REST what it was given.
+  assert.is((await hub.request('GET', '/api/servers', { headers: { 'x-api-key': key } })).status, 403);
 });
 
 test('the legacy routing.bearerAuthKey was migrated once into a key with full MCP access', async () => {
@@ -104,7 +101,7 @@ test('the legacy routing.bearerAuthKey was migrated once into a key with full MC
 });
 
 test("MCPHub's bearerKeys keep their scope: servers, groups, disabled", async () => {
-  const s = await agent(hub.url + '/api/mcp', { token: 'mcphub-servers-token' });
+  const s = await agent(hub.url + '/mcp/everything', { token: 'mcphub-servers-token' });
   const sn = (await s.listTools()).tools.map((t) => t.name);
   assert.ok(sn.length > 0 && sn.every((n) => n.startsWith('everything-')));
   await s.close();
@@ -112,6 +109,12 @@ test("MCPHub's bearerKeys keep their scope: servers, groups, disabled", async ()
   const gn = (await g.listTools()).tools.map((t) => t.name);
   assert.ok(gn.length > 0 && gn.every((n) => n.startsWith('crashy-')));
   await g.close();
+  // Scoped keys stay on their routes: not the global ones, not another server.
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  for (const [route, key] of [['/mcp', 'mcphub-group-token'], ['/api/mcp', 'mcphub-group-token'], ['/api/mcp', 'mcphub-servers-token'], ['/mcp/crashy', 'mcphub-servers-token'], ['/mcp/everything', 'mcphub-group-token']]) {
+    const res = await fetch(hub.url + route!, { method: 'POST', headers: { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: init });
+    assert.is(res.status, 403, `${key} on ${route}`);
+  }
   const denied = await fetch(hub.url + '/api/mcp', { method: 'POST', headers: { authorization: 'Bearer mcphub-disabled-token', accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: '{}' });
   assert.is(denied.status, 401);
   // They are MCP keys only, and never shown.

@@ -19,7 +19,7 @@ const login = (body: object, headers: Record<string, string> = {}) => hub.reques
 test('TOTP: enable returns a secret and URI, verify switches it on, then login needs a valid mfaCode', async () => {
   await hub.request('POST', '/api/users', { token, body: { username: 'carol', password: 'carol-pass' } });
   const ct = await hub.login('carol', 'carol-pass');
-  const en = await hub.request('POST', '/api/auth/mfa/enable', { token: ct, body: { type: 'totp', appName: 'Hub test' } });
+  const en = await hub.request('POST', '/api/auth/mfa/enable', { token: ct, body: { type: 'totp', appName: 'Hub test', password: 'carol-pass' } });
   assert.is(en.status, 200);
   assert.match(en.body.data.otpauthUri, /^otpauth:\/\/totp\//);
   const totp = new TOTP({ secret: Secret.fromBase32(en.body.data.secret), digits: 6, period: 30 });

@@ -160,7 +160,7 @@ test('with MFA on, the login page asks for the authenticator code', async () => 
   const token = await hub.login();
   await hub.request('POST', '/api/users', { token, body: { username: 'gina', password: 'gina-pass' } });
   const gt = await hub.login('gina', 'gina-pass');
-  const secret = (await hub.request('POST', '/api/auth/mfa/enable', { token: gt, body: { type: 'totp' } })).body.data.secret;
+  const secret = (await hub.request('POST', '/api/auth/mfa/enable', { token: gt, body: { type: 'totp', password: 'gina-pass' } })).body.data.secret;
   const totp = new TOTP({ secret: Secret.fromBase32(secret) });
   await hub.request('POST', '/api/auth/mfa/verify', { token: gt, body: { code: totp.generate() } });
   const p = await browser.newPage();

@@ -36,3 +36,26 @@ export function visibleServers(p: Principal, settings: Readonly<SettingsFile>): 
   }
   return names;
 }
+
+/**
+ * What of Hub's activity a caller may read: null (everything) for
+ * unrestricted callers; for others, servers they can see, log entries of
+ * those servers, and of tool calls only their own. Hub's own entries, which
+ * speak of every server, stay with operators.
+ */
+export type ReadScope = {
+  server: (name: string | undefined) => boolean;
+  log: (e: { server?: string; type: string; userId?: string }) => boolean;
+  call: (c: { server: string; user?: string }) => boolean;
+};
+
+export function readScope(p: Principal, settings: Readonly<SettingsFile>): ReadScope | null {
+  const visible = visibleServers(p, settings);
+  if (visible === null) return null;
+  const server = (name: string | undefined) => name !== undefined && visible.has(name);
+  return {
+    server,
+    log: (e) => server(e.server) && (e.type !== 'tool_call' || e.userId === p.username),
+    call: (c) => server(c.server) && c.user === p.username,
+  };
+}

@@ -10,8 +10,15 @@ export type Principal = {
   permissions: ReadonlySet<Permission>;
   /** Set for keys that reach every server (MCPHub bearer keys with accessType `all`). */
   allAccess?: boolean;
+  /**
+   * MCPHub bearer keys limited to some groups or servers: they may open
+   * sessions only on those routes, never on the global ones.
+   */
+  routeBound?: boolean;
   /** The key used, when the caller came with an API key. */
   keyId?: string;
   /** The session token's id and expiry, when the caller used one. */
   session?: { jti: string; exp: number };
+  /** When the credential stops working (ms since the epoch), if it ever does. */
+  expiresAt?: number;
 };

@@ -3,7 +3,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT, jwtVerify, errors } from 'jose';
 
-export type TokenClaims = { username: string; jti: string; exp: number };
+export type TokenClaims = { username: string; jti: string; exp: number; version: number };
 
 export class TokenService {
   private constructor(
@@ -23,8 +23,9 @@ export class TokenService {
     return this.expiresInSeconds;
   }
 
-  async sign(username: string): Promise<string> {
-    return new SignJWT({})
+  /** A session token; `version` is the user's token version (see UserRecord.tokenVersion). */
+  async sign(username: string, version = 0): Promise<string> {
+    return new SignJWT({ ver: version })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(username)
       .setJti(randomBytes(12).toString('base64url'))
@@ -38,7 +39,8 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (!payload.sub || !payload.jti || !payload.exp) return { error: 'Invalid token' };
-      return { username: payload.sub, jti: payload.jti, exp: payload.exp };
+      const version = typeof payload.ver === 'number' ? payload.ver : 0;
+      return { username: payload.sub, jti: payload.jti, exp: payload.exp, version };
     } catch (err) {
       if (err instanceof errors.JWTExpired) return { error: 'Token expired' };
       return { error: 'Invalid token' };

@@ -7,7 +7,7 @@ export async function mcpPrincipal(
   services: Services,
   req: FastifyRequest,
   reply: FastifyReply,
-): Promise<{ ok: true; principal: Principal | null } | { ok: false }> {
+): Promise<{ ok: true; principal: Principal | null; credential?: string } | { ok: false }> {
   if (!services.settings.routing().enableBearerAuth) return { ok: true, principal: null };
   const header = req.headers.authorization ?? '';
   const apiKey = req.headers['x-api-key'];
@@ -27,5 +27,5 @@ export async function mcpPrincipal(
       .send({ success: false, error: resolved.error, message: resolved.error, code: 'UNAUTHORIZED' });
     return { ok: false };
   }
-  return { ok: true, principal: resolved };
+  return { ok: true, principal: resolved, credential: m[1]! };
 }

@@ -68,13 +68,19 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     // Membership is checked when a session opens; within it, the catalog's per-user
     // filter (cached) keeps what it sees in line with later changes of access.
     const opening = !req.headers['mcp-session-id'] && req.method !== 'DELETE';
-    if (opening && auth.principal && scopeKey !== 'all') {
-      const granted = grantedScopes(auth.principal, services.store.get());
-      const group = scopeKey.startsWith('group:') ? services.store.get().groups.find((g) => g.id === scopeKey.slice(6)) : undefined;
-      const open = group && (group.visibility === 'public' || group.owner === auth.principal.username);
-      if (granted && !granted.includes(scopeKey) && !open) return (rpcError(reply, 403, `No access to ${scopeKey.replace(':', ' ')}`), null);
+    const p = auth.principal;
+    if (opening && p) {
+      // An MCP session is for calling tools: the same permission REST asks for a call.
+      if (!p.permissions.has('tools:execute')) return (rpcError(reply, 403, 'Permission tools:execute required to open an MCP session'), null);
+      if (p.routeBound && scopeKey === 'all') return (rpcError(reply, 403, 'This key is limited to some groups or servers: use their routes (/mcp/<group or server>)'), null);
+      if (scopeKey !== 'all') {
+        const granted = grantedScopes(p, services.store.get());
+        const group = scopeKey.startsWith('group:') ? services.store.get().groups.find((g) => g.id === scopeKey.slice(6)) : undefined;
+        const open = !p.routeBound && group && (group.visibility === 'public' || group.owner === p.username);
+        if (granted && !granted.includes(scopeKey) && !open) return (rpcError(reply, 403, `No access to ${scopeKey.replace(':', ' ')}`), null);
+      }
     }
-    return { principal: auth.principal, scopeKey };
+    return { principal: p, scopeKey, credential: auth.ok ? auth.credential : undefined };
   };
 
   const sessionFor = (req: FastifyRequest, reply: FastifyReply, username: string | null): AgentSession | null => {
@@ -107,7 +113,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
       await (s.transport as NodeStreamableTransport).handle(req.raw, reply.raw, req.body);
       return reply;
     }
-    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, admitted.principal, make);
+    if (req.method === 'GET') return legacySse(req, reply, admitted.scopeKey, admitted.principal, admitted.credential, make);
     const body = req.body;
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (req.method !== 'POST' || !initializing) {
@@ -118,7 +124,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const transport: NodeStreamableTransport = new NodeStreamableTransport({
       onsessioninitialized: (id) => {
         services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: admitted.scopeKey, details: { transport: 'streamable-http' } });
-        session = { id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, principal: admitted.principal, lastSeen: Date.now(), openStreams: 0, dispose };
+        session = { id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, principal: admitted.principal, credential: admitted.credential, lastSeen: Date.now(), openStreams: 0, dispose };
         sessions.add(session);
       },
       onsessionclosed: (id) => void sessions.close(id),
@@ -133,14 +139,14 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return reply;
   };
 
-  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null, make: Maker = createAgentServer) => {
+  const legacySse = async (req: FastifyRequest, reply: FastifyReply, scopeKey: string, principal: Principal | null, credential: string | undefined, make: Maker = createAgentServer) => {
     const username = principal?.username ?? null;
     let session: AgentSession | undefined;
     const { server, connect, dispose } = make(services.agentDeps, scopeKey, () => session?.principal ?? principal);
     reply.hijack();
     const transport = new SSEServerTransport(messagesPath, reply.raw);
     services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: scopeKey, details: { transport: 'sse' } });
-    session = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, principal, lastSeen: Date.now(), openStreams: 1, dispose };
+    session = { id: transport.sessionId, kind: 'sse', transport, server, scopeKey, username, principal, credential, lastSeen: Date.now(), openStreams: 1, dispose };
     sessions.add(session);
     const id = session.id;
     reply.raw.once('close', () => {
@@ -154,7 +160,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
   const sseRoute = (smart: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     const admitted = await admit(req, reply, smart);
     if (!admitted) return reply;
-    return legacySse(req, reply, admitted.scopeKey, admitted.principal, makerFor(smart));
+    return legacySse(req, reply, admitted.scopeKey, admitted.principal, admitted.credential, makerFor(smart));
   };
 
   const messagesPath = '/messages';

@@ -39,6 +39,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/oauth/callback', call: (c, r) => c.servers.oauthCallback(r.query as never), reply: 'html' },
   { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login', session: 'start' },
   { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message', session: 'end' },
+  { method: 'POST', url: '/api/auth/logout-all', call: (c) => c.auth.logoutAll(), reply: 'message', session: 'end' },
   { method: 'GET', url: '/api/auth/verify', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/me', call: (c) => c.auth.verify() },
   { method: 'GET', url: '/api/auth/permissions', call: (c) => c.auth.permissions() },
@@ -50,7 +51,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/api-keys', call: (c) => c.keys.list() },
   { method: 'DELETE', url: '/api/auth/api-keys/:id', call: (c, r) => c.keys.revoke({ id: r.params.id! }), reply: 'message' },
   { method: 'POST', url: '/api/auth/users', call: (c, r) => c.auth.createUser(b(r) as never) },
-  { method: 'POST', url: '/api/auth/change-password', call: (c, r) => c.auth.changePassword(b(r) as never), reply: 'message' },
+  { method: 'POST', url: '/api/auth/change-password', call: (c, r) => c.auth.changePassword(b(r) as never), reply: 'message', session: 'start' },
 
   { method: 'GET', url: '/api/groups', call: (c) => c.groups.list() },
   { method: 'POST', url: '/api/groups', call: (c, r) => c.groups.create(b(r) as never) },

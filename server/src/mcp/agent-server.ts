@@ -22,6 +22,7 @@ import type { AgentLink, CallOptions } from '../servers/upstream';
 import type { EventBus } from '../events/bus';
 import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
+import type { Permission } from '@hub/contract';
 import type { Activity } from '../monitoring/activity';
 import type { Redactor } from '../monitoring/redact';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -140,14 +141,24 @@ export function createAgentServer(
     if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${scopeKey.replace(/^\w+:/, '')} no longer exists`);
     return s;
   };
+  // The permissions REST asks for the same things: lists need the read permission (else
+  // they are empty), prompts/get prompts:execute, reading resources servers:execute.
+  const may = (perm: Permission) => {
+    const p = principal();
+    return !p || p.permissions.has(perm);
+  };
+  const need = (perm: Permission) => {
+    if (!may(perm)) throw new McpError(ErrorCode.InvalidRequest, `Permission ${perm} required`);
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: scope().tools.map((t) => t.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: may('tools:read') ? scope().tools.map((t) => t.tool) : [] }));
 
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra));
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: scope().prompts.map((p) => p.prompt) }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: may('prompts:read') ? scope().prompts.map((p) => p.prompt) : [] }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    need('prompts:execute');
     const exposed = scope().promptIndex.get(req.params.name);
     if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${req.params.name} not found`);
     const upstream = registry.upstream(exposed.server);
@@ -155,8 +166,8 @@ export function createAgentServer(
     return forAgent(extra, (opts) => upstream.getPrompt(exposed.original, req.params.arguments ?? {}, opts));
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: scope().resources.map((r) => r.resource) }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: scope().templates.map((t) => t.template) }));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: may('servers:read') ? scope().resources.map((r) => r.resource) : [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: may('servers:read') ? scope().templates.map((t) => t.template) : [] }));
 
   const resourceOwner = (uri: string) => {
     const s = scope();
@@ -166,13 +177,15 @@ export function createAgentServer(
     return upstream;
   };
 
-  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) =>
-    forAgent(extra, (opts) => resourceOwner(req.params.uri).readResource(req.params.uri, opts)),
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => {
+    need('servers:execute');
+    return forAgent(extra, (opts) => resourceOwner(req.params.uri).readResource(req.params.uri, opts));
+  });
 
   // Subscriptions are kept per agent: the upstream is subscribed, and its updates go to the agents that asked.
   const subscribed = new Set<string>();
   server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
+    need('servers:execute');
     await forAgent(extra, (opts) => resourceOwner(req.params.uri).forward('resources/subscribe', { uri: req.params.uri }, opts));
     subscribed.add(req.params.uri);
     return {};
@@ -188,6 +201,7 @@ export function createAgentServer(
 
   server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
     const ref = req.params.ref;
+    need(ref.type === 'ref/prompt' ? 'prompts:read' : 'servers:read');
     const opts = callOptions(extra as Extra);
     if (ref.type === 'ref/prompt') {
       const p = scope().promptIndex.get(ref.name);

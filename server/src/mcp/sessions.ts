@@ -18,6 +18,8 @@ export type AgentSession = {
   username: string | null;
   /** The caller as of its latest request (roles and access can change mid-session). */
   principal: Principal | null;
+  /** The credential that opened the session, checked again after every settings change. */
+  credential?: string;
   lastSeen: number;
   openStreams: number;
   dispose: () => void;
@@ -55,6 +57,23 @@ export class SessionTable {
     this.sessions.delete(id);
     s.dispose();
     await s.server.close().catch(() => undefined);
+  }
+
+  /**
+   * After a settings change: each session's credential is checked again; a
+   * session whose caller signed out, changed password, was deleted or whose
+   * key was revoked is closed, the others see the caller as it now is.
+   */
+  async revalidate(resolve: (credential: string) => Promise<Principal | { error: string }>, authRequired: boolean): Promise<void> {
+    for (const s of [...this.sessions.values()]) {
+      if (!s.credential) {
+        if (authRequired) void this.close(s.id);
+        continue;
+      }
+      const now = await resolve(s.credential).catch(() => ({ error: 'Credential could not be checked' }));
+      if ('error' in now || !now.permissions.has('tools:execute')) void this.close(s.id);
+      else if (this.sessions.has(s.id)) s.principal = now;
+    }
   }
 
   reap(now = Date.now()): void {

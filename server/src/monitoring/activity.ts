@@ -47,13 +47,14 @@ export class Activity {
     this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: entry.timestamp, error });
   }
 
-  window(sinceMs: number, server?: string): CallRecord[] {
+  /** Calls of the last `sinceMs`, of one server, and those `keep` lets through (a caller's read scope). */
+  window(sinceMs: number, server?: string, keep?: ((c: CallRecord) => boolean) | null): CallRecord[] {
     const from = Date.now() - sinceMs;
-    return this.calls.filter((c) => c.at >= from && (!server || c.server === server));
+    return this.calls.filter((c) => c.at >= from && (!server || c.server === server) && (!keep || keep(c)));
   }
 
-  summary(sinceMs: number, server?: string) {
-    const calls = this.window(sinceMs, server);
+  summary(sinceMs: number, server?: string, keep?: ((c: CallRecord) => boolean) | null) {
+    const calls = this.window(sinceMs, server, keep);
     const durations = calls.map((c) => c.duration).sort((a, b) => a - b);
     const errors = calls.filter((c) => !c.ok).length;
     const byTool: Record<string, { calls: number; errors: number; avgMs: number }> = Object.create(null);
@@ -73,7 +74,7 @@ export class Activity {
     };
   }
 
-  slowest(sinceMs: number, n = 20): CallRecord[] {
-    return [...this.window(sinceMs)].sort((a, b) => b.duration - a.duration).slice(0, n);
+  slowest(sinceMs: number, n = 20, keep?: ((c: CallRecord) => boolean) | null): CallRecord[] {
+    return [...this.window(sinceMs, undefined, keep)].sort((a, b) => b.duration - a.duration).slice(0, n);
   }
 }

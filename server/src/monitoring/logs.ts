@@ -34,6 +34,8 @@ export type LogFilter = {
   requestId?: string;
   type?: string;
   afterId?: number;
+  /** What the caller may read (see auth/access.ts); all when absent. */
+  visible?: ((e: LogEntry) => boolean) | null;
 };
 
 export function matches(e: LogEntry, f: LogFilter): boolean {
@@ -46,6 +48,7 @@ export function matches(e: LogEntry, f: LogFilter): boolean {
   if (f.requestId && e.requestId !== f.requestId) return false;
   if (f.type && e.type !== f.type) return false;
   if (f.afterId !== undefined && e.id <= f.afterId) return false;
+  if (f.visible && !f.visible(e)) return false;
   return true;
 }
 

@@ -3,6 +3,8 @@ import { tracked } from '@trpc/server';
 import { itemKinds, nameRef, resourceName, serverConfigInput } from '@hub/contract';
 import { audited, publicProcedure, requires, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
+import { liveAccess } from '../trpc/live';
+import { readScope } from '../auth/access';
 
 const name = z.object({ name: nameRef });
 const item = z.object({ kind: z.enum(itemKinds), server: nameRef, item: nameRef });
@@ -48,25 +50,29 @@ export const serversRouter = router({
   /**
    * Status and tool-list changes of every server the caller may see, live.
    * Status is a state, not a history: resuming (`lastEventId`) first sends
-   * every server's current status.
+   * every server's current status. Re-scoped at once when the caller's
+   * access changes; ends when the caller loses `servers:read` or signs out.
    */
   onStatus: requires('servers:read')
     .input(z.object({ lastEventId: z.string().nullish() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
-      const feed = iterateTopic(ctx.services.bus, 'server.status', { signal, maxQueue: 500 });
+      const access = liveAccess(ctx, 'servers:read', signal);
+      const feed = iterateTopic(ctx.services.bus, 'server.status', { signal: access.signal, maxQueue: 500 });
+      const scope = access.derive((p) => readScope(p, ctx.services.store.get()));
       let seq = 0;
       const id = () => `${Date.now()}-${++seq}`;
       try {
         if (input?.lastEventId) {
-          for (const s of ctx.services.servers.list(ctx.principal)) {
+          for (const s of ctx.services.servers.list(access.principal())) {
             yield tracked(id(), { name: s.name, status: s.status, error: s.error, at: new Date().toISOString(), change: 'status' as const, tools: s.tools.length });
           }
         }
         for await (const { payload } of feed) {
-          if (ctx.services.servers.canSee(ctx.principal, payload.name)) yield tracked(id(), payload);
+          if (scope()?.server(payload.name) ?? true) yield tracked(id(), payload);
         }
       } finally {
         await feed.return(undefined);
+        access.finish();
       }
     }),
 });

@@ -3,6 +3,7 @@ import { tracked } from '@trpc/server';
 import { authedProcedure, publicProcedure, router } from '../trpc/init';
 import { byResource } from '../auth/permissions';
 import { iterateTopic } from '../events/iterate';
+import { liveAccess } from '../trpc/live';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -31,18 +32,24 @@ export const systemRouter = router({
   /** A steady pulse with live figures: proves the live path end to end. */
   heartbeat: authedProcedure
     .input(z.object({ intervalMs: z.number().int().min(100).max(60_000).default(5000) }).default({ intervalMs: 5000 }))
-    .subscription(async function* ({ ctx, input, signal }) {
+    .subscription(async function* ({ ctx, input, signal: outer }) {
+      const access = liveAccess(ctx, null, outer);
+      const signal = access.signal;
       let seq = 0;
-      while (!signal?.aborted) {
-        seq++;
-        yield tracked(String(seq), {
-          seq,
-          time: new Date().toISOString(),
-          uptime: process.uptime(),
-          revision: ctx.services.store.revision,
-          memoryMb: Math.round(process.memoryUsage().rss / 1048576),
-        });
-        await sleep(input.intervalMs, signal);
+      try {
+        while (!signal.aborted) {
+          seq++;
+          yield tracked(String(seq), {
+            seq,
+            time: new Date().toISOString(),
+            uptime: process.uptime(),
+            revision: ctx.services.store.revision,
+            memoryMb: Math.round(process.memoryUsage().rss / 1048576),
+          });
+          await sleep(input.intervalMs, signal);
+        }
+      } finally {
+        access.finish();
       }
     }),
 
@@ -50,7 +57,8 @@ export const systemRouter = router({
   onSettingsChanged: authedProcedure
     .input(z.object({ lastEventId: z.string().nullish() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
-      const feed = iterateTopic(ctx.services.bus, 'settings.changed', { signal, maxQueue: 100 });
+      const access = liveAccess(ctx, null, signal);
+      const feed = iterateTopic(ctx.services.bus, 'settings.changed', { signal: access.signal, maxQueue: 100 });
       try {
         const current = ctx.services.store.revision;
         if (input?.lastEventId != null && Number(input.lastEventId) < current) {
@@ -59,6 +67,7 @@ export const systemRouter = router({
         for await (const { payload } of feed) yield tracked(String(payload.revision), payload);
       } finally {
         await feed.return(undefined);
+        access.finish();
       }
     }),
 });

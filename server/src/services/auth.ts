@@ -7,6 +7,7 @@ import { burnVerification, hashPassword, isLegacyHash, verifyPassword } from '..
 import { rolePermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { KeysService } from './keys';
+import { AttemptLimiter } from '../auth/attempts';
 import type { MfaService } from './mfa';
 import type { DatabaseUsers } from './db-users';
 import type { Permission } from '@hub/contract';
@@ -35,6 +36,7 @@ export function principalOf(u: UserRecord, session?: Principal['session']): Prin
     groups: u.groups ?? [],
     permissions: new Set(rolePermissions[role]),
     session,
+    ...(session ? { expiresAt: session.exp * 1000 } : {}),
   };
 }
 
@@ -66,7 +68,7 @@ export class AuthService {
       if (!owner) return { error: 'The owner of this API key no longer exists' };
       const base = principalOf(owner);
       const permissions = new Set((key.permissions as Permission[]).filter((p) => base.permissions.has(p)));
-      return { ...base, kind: 'apiKey', keyId: key.id, permissions };
+      return { ...base, kind: 'apiKey', keyId: key.id, permissions, ...(key.expiresAt ? { expiresAt: Date.parse(key.expiresAt) } : {}) };
     }
     if (opts.bearerKeys && found.unknown) {
       const legacy = this.store.get().bearerKeys?.find((k) => k.enabled !== false && k.token === credential);
@@ -80,6 +82,7 @@ export class AuthService {
           groups: type === 'groups' || type === 'custom' ? (legacy.allowedGroups ?? []) : [],
           permissions: new Set(KeysService.mcpPermissions),
           allAccess: type === 'all',
+          routeBound: type !== 'all',
           keyId: legacy.id,
         };
       }
@@ -110,33 +113,43 @@ export class AuthService {
     return generated;
   }
 
-  // Failed logins per (username, address): an attacker's address is held back for that
-  // user while the real user, elsewhere, is not; a success does not count.
-  private readonly failures = new Map<string, { count: number; until: number }>();
-
-  private loginLimit(): { max: number; windowMs: number } {
+  /** Failed logins and one-time codes per `<username>|<address>` (see AttemptLimiter). */
+  readonly attempts = new AttemptLimiter(() => {
     const r = this.store.get().systemConfig.rateLimit;
     return { max: r?.loginMax ?? 10, windowMs: r?.windowMs ?? 900_000 };
+  });
+
+  login(input: LoginInput, ip = ''): Promise<LoginResult> {
+    const key = `${input.username.toLowerCase()}|${ip}`;
+    return this.attempts.guard(key, 'logins', () => this.checkLogin(input), (err) => err instanceof TRPCError && err.code === 'UNAUTHORIZED');
   }
 
-  async login(input: LoginInput, ip = ''): Promise<LoginResult> {
-    const key = `${input.username.toLowerCase()}|${ip}`;
-    const seen = this.failures.get(key);
-    const { max, windowMs } = this.loginLimit();
-    if (seen && seen.until > Date.now() && seen.count >= max) {
-      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `Too many failed logins; try again in ${Math.ceil((seen.until - Date.now()) / 1000)} s` });
+  /** The attempt key of a signed-in session's user; refuses API keys and anonymous callers. */
+  sessionKey(principal: Principal, ip: string): string {
+    if (principal.kind !== 'user' || !principal.session) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'Multi-factor settings need a signed-in session, not an API key' });
     }
-    try {
-      return await this.checkLogin(input);
-    } catch (err) {
-      if (err instanceof TRPCError && err.code === 'UNAUTHORIZED') {
-        const live = seen && seen.until > Date.now() ? seen : { count: 0, until: Date.now() + windowMs };
-        live.count++;
-        if (this.failures.size > 100_000) this.failures.clear();
-        this.failures.set(key, live);
+    return `${principal.username.toLowerCase()}|${ip}`;
+  }
+
+  /**
+   * Proves a session's user is present before MFA changes: a session token
+   * (never a key), the rate limit of logins, and a valid current TOTP code
+   * when MFA is on, else the current password.
+   */
+  async confirmIdentity(principal: Principal, ip: string, proof: { password?: string; code?: string }): Promise<UserRecord> {
+    return this.attempts.guard(this.sessionKey(principal, ip), 'attempts', async () => {
+      const user = this.findUser(principal.username);
+      if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'User no longer exists' });
+      if (user.mfa?.enabled && user.mfa.secret) {
+        if (!proof.code) throw new TRPCError({ code: 'BAD_REQUEST', message: 'code: the current 6-digit code from your authenticator is required' });
+        if (!this.mfa.check(user.username, user.mfa.secret, proof.code)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'code: is not valid' });
+      } else {
+        if (!proof.password) throw new TRPCError({ code: 'BAD_REQUEST', message: 'password: your current password is required' });
+        if (!(await verifyPassword(user.password, proof.password))) throw new TRPCError({ code: 'BAD_REQUEST', message: 'password: is not correct' });
       }
-      throw err;
-    }
+      return user;
+    }, (err) => err instanceof TRPCError && err.code === 'BAD_REQUEST' && /not (valid|correct)/.test(err.message));
   }
 
   /** A local user, else (with `auth.provider = database`) one from the database table. */
@@ -164,7 +177,7 @@ export class AuthService {
       if (!this.mfa.check(user.username, user.mfa.secret, input.mfaCode)) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'mfaCode: is not valid' });
     }
     if (isLegacyHash(user.password) && this.findUser(user.username)) await this.upgradeHash(user.username, input.password);
-    const token = await this.tokens.sign(user.username);
+    const token = await this.tokens.sign(user.username, user.tokenVersion ?? 0);
     return { token, user: toPublicUser(user), expiresIn: this.tokens.expiresIn };
   }
 
@@ -174,6 +187,22 @@ export class AuthService {
     await this.store.update((s) => {
       const u = s.users.find((x) => x.username === username);
       if (u && isLegacyHash(u.password)) u.password = hash;
+    });
+  }
+
+  /** A fresh session token for a local user (after a password change ended the old ones). */
+  async issueToken(username: string): Promise<{ token: string; expiresIn: number }> {
+    const user = this.findUser(username);
+    if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: `User ${username} not found` });
+    return { token: await this.tokens.sign(username, user.tokenVersion ?? 0), expiresIn: this.tokens.expiresIn };
+  }
+
+  /** Ends every session token of a user, wherever it is in use. */
+  async revokeAll(username: string): Promise<void> {
+    await this.store.update((s) => {
+      const u = s.users.find((x) => x.username === username);
+      if (!u) throw new TRPCError({ code: 'NOT_FOUND', message: `User ${username} not found` });
+      u.tokenVersion = (u.tokenVersion ?? 0) + 1;
     });
   }
 
@@ -207,6 +236,8 @@ export class AuthService {
     if (this.store.get().revokedTokens?.some((t) => t.jti === claims.jti)) return { error: 'Token has been revoked' };
     const user = await this.lookupUser(claims.username).catch(() => undefined);
     if (!user) return { error: 'User no longer exists' };
+    // A password change (or sign-out everywhere) ends every session started before it.
+    if (claims.version !== (user.tokenVersion ?? 0)) return { error: 'Token has been revoked' };
     return principalOf(user, { jti: claims.jti, exp: claims.exp });
   }
 

@@ -112,6 +112,20 @@ export async function createServices(config: Config): Promise<{ services: Servic
   // store calls this before its update resolves, so a service that just changed a
   // server can read its new live state right away.
   const stopSync = store.onChange(() => void registry.sync());
+  // Agent sessions outlive requests: after a change (a logout, a password change, a deleted
+  // user or key) each one's credential is checked again, at most one pass at a time.
+  let revalidating: Promise<void> | null = null;
+  let again = false;
+  const revalidate = (): void => {
+    if (revalidating) return void (again = true);
+    revalidating = sessions
+      .revalidate((c) => auth.resolveCredential(c, { bearerKeys: true }), settings.routing().enableBearerAuth)
+      .finally(() => {
+        revalidating = null;
+        if (again) (again = false), revalidate();
+      });
+  };
+  const stopRevalidate = store.onChange(revalidate);
   const services: Services = {
     config,
     store,
@@ -143,6 +157,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopRelay();
       stopSecrets();
       stopSync();
+      stopRevalidate();
       watchdog.stop();
       smart.stop();
       await sessions.closeAll();

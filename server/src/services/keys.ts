@@ -4,7 +4,8 @@ import type { ApiKeyCreated, ApiKeyRecord, ApiKeyView, Permission } from '@hub/c
 import type { Store } from '../store/store';
 import type { Principal } from '../auth/principal';
 
-const MCP_PERMISSIONS: Permission[] = ['servers:read', 'tools:read', 'tools:execute', 'prompts:read', 'prompts:execute'];
+// What an agent does over MCP: list and call tools, get prompts, read resources (servers:execute).
+const MCP_PERMISSIONS: Permission[] = ['servers:read', 'servers:execute', 'tools:read', 'tools:execute', 'prompts:read', 'prompts:execute'];
 export const KEY_PREFIX = 'hub_';
 
 // Keys carry 192 random bits, so a plain SHA-256 is a sound way to store them (no stretching needed).

@@ -44,10 +44,14 @@ export class MfaService {
     return { enabled: true };
   }
 
-  async disable(username: string, code: string): Promise<{ enabled: false }> {
+  enabled(username: string): boolean {
     const u = this.store.get().users.find((x) => x.username === username);
-    if (!u?.mfa?.enabled || !u.mfa.secret) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Multi-factor login is not enabled' });
-    if (!this.check(username, u.mfa.secret, code)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'code: is not valid' });
+    return Boolean(u?.mfa?.enabled && u.mfa.secret);
+  }
+
+  /** Switches MFA off; the caller has proved who it is (AuthService.confirmIdentity). */
+  async disable(username: string): Promise<{ enabled: false }> {
+    if (!this.enabled(username)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Multi-factor login is not enabled' });
     await this.store.update((s) => {
       delete s.users.find((y) => y.username === username)!.mfa;
     });

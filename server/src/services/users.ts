@@ -102,6 +102,7 @@ export class UsersService {
         u.password = pw.hash;
         u.passwordHistory = pw.history;
         u.passwordChangedAt = new Date().toISOString();
+        u.tokenVersion = (u.tokenVersion ?? 0) + 1;
         delete u.generatedPassword;
       }
       return { user: toPublicUser(u), before };
