@@ -1,185 +1,346 @@
 /**
- * Every endpoint against every kind of caller, with the exact outcome each
- * must get; then a scan of every response for secrets.
+ * Every REST route and every tRPC procedure and subscription against every
+ * kind of caller (tests/helpers/callers.ts). The tables below say, once per
+ * operation, what it needs; `expected` turns that into the answer each
+ * caller must get. Both tables are checked to cover every route and
+ * procedure Hub has, so a new one cannot slip in without a row.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { SignJWT } from 'jose';
-import { Secret, TOTP } from 'otpauth';
-import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { agent, stdioEverything, waitFor } from '../helpers/mcp';
+import { createTRPCClient, createWSClient, wsLink, TRPCClientError } from '@trpc/client';
+import WebSocket from 'ws';
+import { restRoutes, appRouter, type AppRouter } from '@hub/server';
+import { ADMIN, type TestHub } from '../helpers/hub';
+import { matrixHub, restHeaders, GROUP_ID, type Caller } from '../helpers/callers';
+import { bundle } from '../helpers/zip';
 
-type Caller = { name: string; headers: Record<string, string>; perms: Set<string> | null; sees: boolean };
-type Need = 'public' | 'authed' | `${string}:${string}`;
-type Endpoint = { method: string; url: () => string; body?: () => unknown; need: Need; visibility?: boolean; ok?: number };
+type Need = 'public' | 'authed' | 'session' | `${string}:${string}` | `${string}:${string}+admin`;
+type Ctx = { c: Caller; n: number };
+type Row = {
+  /** What it needs: no one, any valid credential, a signed-in session, a permission (+admin: and admin's role). */
+  need: Need;
+  /** It names the server `everything`: callers who cannot see it get 404. */
+  server?: boolean;
+  /** The status of a permitted call, when not 200. */
+  ok?: number;
+  /** Ends the caller's session (it signs in again afterwards). */
+  ends?: boolean;
+};
+type RestRow = Row & { method: string; url: string; path?: (x: Ctx) => string; body?: (x: Ctx) => unknown; upload?: (x: Ctx) => Promise<Buffer> };
+type TrpcRow = Row & { input?: (x: Ctx) => unknown; sub?: boolean };
 
-let hub: TestHub;
-const callers: Caller[] = [];
-const bodies: string[] = [];
-let n = 0;
-const uniq = (p: string) => `${p}${++n}`;
-// Things a destructive endpoint can delete, one per call, made in before().
-const spares: Record<string, string[]> = { server: [], group: [], user: [] };
-const spare = (kind: string) => spares[kind]!.shift() ?? 'none-left';
-
-const endpoints: Endpoint[] = [
-  { method: 'GET', url: () => '/health', need: 'public' },
-  { method: 'GET', url: () => '/config', need: 'public' },
-  { method: 'GET', url: () => '/public-config', need: 'public' },
-  { method: 'GET', url: () => '/api/auth/verify', need: 'authed' },
-  { method: 'GET', url: () => '/api/auth/permissions', need: 'authed' },
-  { method: 'GET', url: () => '/api/settings', need: 'config:read' },
-  { method: 'PUT', url: () => '/api/system-config', body: () => ({ mcpRouter: { title: 'matrix' } }), need: 'config:write' },
-  { method: 'GET', url: () => '/api/mcp-settings/export', need: 'config:read' },
-  { method: 'GET', url: () => '/api/servers', need: 'servers:read' },
-  { method: 'GET', url: () => '/api/servers/everything', need: 'servers:read', visibility: true },
-  { method: 'POST', url: () => '/api/servers', body: () => ({ name: uniq('remote'), config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } }), need: 'servers:write' },
-  { method: 'POST', url: () => '/api/servers/everything/tools/echo/toggle', body: () => ({ enabled: true }), need: 'tools:write' },
-  { method: 'PUT', url: () => '/api/servers/everything/tools/echo/description', body: () => ({ description: 'Echo' }), need: 'tools:write' },
-  { method: 'POST', url: () => '/api/tools/call/everything', body: () => ({ toolName: 'echo', arguments: { message: 'x' } }), need: 'tools:execute', visibility: true },
-  { method: 'GET', url: () => '/api/tools/everything/echo?message=x', need: 'public' },
-  { method: 'PUT', url: () => '/api/servers/tmp', body: () => ({ config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } }), need: 'servers:write' },
-  { method: 'POST', url: () => '/api/servers/tmp/toggle', body: () => ({ enabled: false }), need: 'servers:write' },
-  { method: 'DELETE', url: () => `/api/servers/${spare('server')}`, need: 'servers:write' },
-  { method: 'DELETE', url: () => '/api/servers/everything/tools/echo/description', need: 'tools:write' },
-  { method: 'POST', url: () => '/api/servers/everything/prompts/simple-prompt/toggle', body: () => ({ enabled: true }), need: 'tools:write' },
-  { method: 'PUT', url: () => '/api/servers/everything/prompts/simple-prompt/description', body: () => ({ description: 'Simple' }), need: 'tools:write' },
-  { method: 'POST', url: () => '/api/mcp/everything/prompts/simple-prompt', body: () => ({ arguments: {} }), need: 'prompts:execute', visibility: true },
-  { method: 'POST', url: () => '/api/tools/everything/echo', body: () => ({ message: 'x' }), need: 'public' },
-  { method: 'GET', url: () => '/api/openapi.json', need: 'public' },
-  { method: 'GET', url: () => '/api/groups', need: 'groups:read' },
-  { method: 'GET', url: () => '/api/groups/fixed', need: 'groups:read' },
-  { method: 'PUT', url: () => '/api/groups/fixed', body: () => ({ description: 'd' }), need: 'groups:write' },
-  { method: 'POST', url: () => '/api/groups/fixed/servers', body: () => ({ serverName: 'everything' }), need: 'groups:write' },
-  { method: 'PUT', url: () => '/api/groups/fixed/servers/batch', body: () => ({ servers: [{ name: 'everything', tools: 'all' }] }), need: 'groups:write' },
-  { method: 'GET', url: () => '/api/groups/fixed/server-configs', need: 'groups:read' },
-  { method: 'PUT', url: () => '/api/groups/fixed/server-configs/everything/tools', body: () => ({ tools: ['echo'] }), need: 'groups:write' },
-  { method: 'DELETE', url: () => `/api/groups/${spare('group')}`, need: 'groups:write' },
-  { method: 'POST', url: () => '/api/groups/fixed/users', body: () => ({ userId: 'viewer' }), need: 'users:write' },
-  { method: 'PUT', url: () => '/api/users/userWithout', body: () => ({ email: 'x@example.com' }), need: 'users:write' },
-  { method: 'DELETE', url: () => `/api/users/${spare('user')}`, need: 'users:write' },
-  { method: 'POST', url: () => '/api/auth/users', body: () => ({ username: uniq('au'), password: 'secret-pass' }), need: 'users:write' },
-  { method: 'POST', url: () => '/api/groups', body: () => ({ name: uniq('group') }), need: 'groups:write' },
-  { method: 'GET', url: () => '/api/users', need: 'users:read' },
-  { method: 'GET', url: () => '/api/users/admin', need: 'users:read' },
-  { method: 'POST', url: () => '/api/users', body: () => ({ username: uniq('u'), password: 'secret-pass' }), need: 'users:write' },
-  { method: 'GET', url: () => '/api/users-stats', need: 'users:read' },
-  { method: 'GET', url: () => '/api/audit/logs', need: 'users:read' },
-  { method: 'POST', url: () => '/api/auth/api-keys', body: () => ({ name: uniq('k'), permissions: ['servers:read'] }), need: 'keys:write' },
-  { method: 'GET', url: () => '/api/auth/api-keys', need: 'keys:read' },
-];
-
-function expected(c: Caller, e: Endpoint): number {
-  if (e.need === 'public') return 200;
-  if (c.perms === null) return 401;
-  if (e.need !== 'authed' && !c.perms.has(e.need)) return 403;
-  if (e.visibility && !c.sees) return 404;
-  return e.ok ?? 200;
+function expected(c: Caller, r: Row): number {
+  if (r.need === 'public') return r.ok ?? 200;
+  if (!c.perms) return 401;
+  if (r.need === 'session') return c.session ? (r.ok ?? 200) : 403;
+  if (r.need !== 'authed') {
+    const [perm, admin] = r.need.split('+');
+    if (!c.perms.has(perm!) || (admin && !c.admin)) return 403;
+  }
+  if (r.server && !c.sees) return 404;
+  return r.ok ?? 200;
 }
 
+const tag = (c: Caller) => c.name.replace(/[^A-Za-z0-9]/g, '');
+const uniq = (p: string, x: Ctx) => `${p}-${tag(x.c)}-${x.n}`;
+// Destructive rows act on records made for the purpose in before(), one per caller and row.
+const doomed = (x: Ctx, kind: string) => `${kind}-${tag(x.c)}`;
+/** A key's permissions: what the caller holds of keys:*, so a permitted caller may create it. */
+const keyPerms = (x: Ctx) => {
+  const held = [...(x.c.perms ?? [])].filter((p) => p.startsWith('keys:'));
+  return held.length ? held : ['keys:read'];
+};
+const sse = { type: 'sse', url: 'http://127.0.0.1:9/sse' };
+const echo = '/api/servers/everything/tools/echo';
+const simple = '/api/servers/everything/prompts/simple-prompt';
+
+const rest: RestRow[] = [
+  { method: 'GET', url: '/health', need: 'public' },
+  { method: 'GET', url: '/config', need: 'public' },
+  { method: 'GET', url: '/public-config', need: 'public' },
+  { method: 'GET', url: '/oauth/callback', path: () => '/oauth/callback?code=c&state=unknown', need: 'public', ok: 404 },
+  { method: 'POST', url: '/api/auth/login', body: () => ADMIN, need: 'public' },
+  { method: 'GET', url: '/api/auth/verify', need: 'authed' },
+  { method: 'GET', url: '/api/auth/me', need: 'authed' },
+  { method: 'GET', url: '/api/auth/permissions', need: 'authed' },
+  { method: 'POST', url: '/api/auth/mfa/enable', body: ({ c }) => ({ type: 'totp', password: c.password }), need: 'session' },
+  { method: 'POST', url: '/api/auth/mfa/verify', body: () => ({ code: '000000' }), need: 'session', ok: 400 },
+  { method: 'POST', url: '/api/auth/mfa/disable', body: () => ({ code: '000000' }), need: 'session', ok: 400 },
+  { method: 'POST', url: '/api/auth/api-keys', body: (x) => ({ name: uniq('k', x), permissions: keyPerms(x) }), need: 'keys:write' },
+  { method: 'GET', url: '/api/auth/api-keys', need: 'keys:read' },
+  { method: 'DELETE', url: '/api/auth/api-keys/:id', path: () => '/api/auth/api-keys/no-such-key', need: 'keys:write', ok: 404 },
+  { method: 'POST', url: '/api/auth/users', body: (x) => ({ username: uniq('au', x), password: 'secret-pass' }), need: 'users:write' },
+  { method: 'GET', url: '/api/groups', need: 'groups:read' },
+  { method: 'POST', url: '/api/groups', body: (x) => ({ name: uniq('g', x) }), need: 'groups:write' },
+  { method: 'GET', url: '/api/groups/:id', path: () => '/api/groups/fixed', need: 'groups:read' },
+  { method: 'PUT', url: '/api/groups/:id', path: () => '/api/groups/fixed', body: () => ({ description: 'd' }), need: 'groups:write' },
+  { method: 'DELETE', url: '/api/groups/:id', path: (x) => `/api/groups/${doomed(x, 'group')}`, need: 'groups:write' },
+  { method: 'POST', url: '/api/groups/:id/servers', path: () => '/api/groups/fixed/servers', body: () => ({ serverName: 'everything' }), need: 'groups:write' },
+  { method: 'DELETE', url: '/api/groups/:id/servers/:serverName', path: () => '/api/groups/fixed/servers/tmp', need: 'groups:write', ok: 404 },
+  { method: 'PUT', url: '/api/groups/:id/servers/batch', path: () => '/api/groups/fixed/servers/batch', body: () => ({ servers: [{ name: 'everything', tools: 'all' }] }), need: 'groups:write' },
+  { method: 'GET', url: '/api/groups/:id/server-configs', path: () => '/api/groups/fixed/server-configs', need: 'groups:read' },
+  { method: 'PUT', url: '/api/groups/:id/server-configs/:serverName/tools', path: () => '/api/groups/fixed/server-configs/everything/tools', body: () => ({ tools: 'all' }), need: 'groups:write' },
+  { method: 'PUT', url: '/api/groups/:id/server-configs/:serverName/prompts', path: () => '/api/groups/fixed/server-configs/everything/prompts', body: () => ({ prompts: 'all' }), need: 'groups:write' },
+  { method: 'PUT', url: '/api/groups/:id/server-configs/:serverName/resources', path: () => '/api/groups/fixed/server-configs/everything/resources', body: () => ({ resources: 'all' }), need: 'groups:write' },
+  { method: 'POST', url: '/api/groups/:id/users', path: () => '/api/groups/fixed/users', body: () => ({ userId: 'viewer' }), need: 'users:write' },
+  { method: 'GET', url: '/api/users', need: 'users:read' },
+  { method: 'POST', url: '/api/users', body: (x) => ({ username: uniq('u', x), password: 'secret-pass' }), need: 'users:write' },
+  { method: 'GET', url: '/api/users/:username', path: () => '/api/users/viewer', need: 'users:read' },
+  { method: 'PUT', url: '/api/users/:username', path: () => '/api/users/userWithout', body: () => ({ email: 'x@example.com' }), need: 'users:write' },
+  { method: 'DELETE', url: '/api/users/:username', path: (x) => `/api/users/${doomed(x, 'user')}`, need: 'users:write' },
+  { method: 'GET', url: '/api/users-stats', need: 'users:read' },
+  { method: 'GET', url: '/api/audit/logs', need: 'users:read' },
+  { method: 'GET', url: '/api/logs', need: 'logs:read' },
+  { method: 'DELETE', url: '/api/logs', need: 'logs:write' },
+  { method: 'GET', url: '/api/logs/aggregate', need: 'logs:read' },
+  { method: 'GET', url: '/api/logs/stream', need: 'logs:read' },
+  { method: 'GET', url: '/api/monitoring/scrape', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/monitoring/metrics', need: 'monitoring:read' },
+  { method: 'POST', url: '/api/monitoring/metrics', body: () => ({ name: 'matrix', value: 1 }), need: 'monitoring:write' },
+  { method: 'GET', url: '/api/monitoring/health', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/monitoring/overview', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/monitoring/errors', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/monitoring/database', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/monitoring/slow-queries', need: 'monitoring:read' },
+  { method: 'GET', url: '/api/smart-routing/status', need: 'config:read' },
+  { method: 'POST', url: '/api/smart-routing/search', body: () => ({ query: 'echo' }), need: 'tools:read' },
+  { method: 'POST', url: '/api/smart-routing/reindex', need: 'config:write' },
+  { method: 'GET', url: '/api/settings', need: 'config:read' },
+  { method: 'PUT', url: '/api/system-config', body: () => ({ mcpRouter: { title: 'matrix' } }), need: 'config:write' },
+  { method: 'GET', url: '/api/mcp-settings/export', need: 'config:read' },
+  { method: 'GET', url: '/api/servers', need: 'servers:read' },
+  { method: 'GET', url: '/api/servers/:name', path: () => '/api/servers/everything', need: 'servers:read', server: true },
+  { method: 'POST', url: '/api/servers', body: (x) => ({ name: uniq('remote', x), config: sse }), need: 'servers:write' },
+  { method: 'PUT', url: '/api/servers/:name', path: () => '/api/servers/tmp', body: () => ({ config: sse }), need: 'servers:write' },
+  { method: 'DELETE', url: '/api/servers/:name', path: (x) => `/api/servers/${doomed(x, 'server')}`, need: 'servers:write' },
+  { method: 'POST', url: '/api/mcpb/upload', upload: (x) => bundle(uniq('bundle', x)), need: 'servers:write+admin' },
+  { method: 'POST', url: '/api/servers/:name/toggle', path: () => '/api/servers/tmp/toggle', body: () => ({ enabled: true }), need: 'servers:write' },
+  { method: 'POST', url: '/api/servers/:serverName/tools/:toolName/toggle', path: () => `${echo}/toggle`, body: () => ({ enabled: true }), need: 'tools:write' },
+  { method: 'PUT', url: '/api/servers/:serverName/tools/:toolName/description', path: () => `${echo}/description`, body: () => ({ description: 'Echo' }), need: 'tools:write' },
+  { method: 'DELETE', url: '/api/servers/:serverName/tools/:toolName/description', path: () => `${echo}/description`, need: 'tools:write' },
+  { method: 'POST', url: '/api/servers/:serverName/prompts/:promptName/toggle', path: () => `${simple}/toggle`, body: () => ({ enabled: true }), need: 'tools:write' },
+  { method: 'PUT', url: '/api/servers/:serverName/prompts/:promptName/description', path: () => `${simple}/description`, body: () => ({ description: 'Simple' }), need: 'tools:write' },
+  { method: 'DELETE', url: '/api/servers/:serverName/prompts/:promptName/description', path: () => `${simple}/description`, need: 'tools:write' },
+  { method: 'POST', url: '/api/tools/call/:server', path: () => '/api/tools/call/everything', body: () => ({ toolName: 'echo', arguments: { message: 'x' } }), need: 'tools:execute', server: true },
+  { method: 'GET', url: '/api/tools/:serverName/:toolName', path: () => '/api/tools/everything/echo?message=x', need: 'public' },
+  { method: 'POST', url: '/api/tools/:serverName/:toolName', path: () => '/api/tools/everything/echo', body: () => ({ message: 'x' }), need: 'public' },
+  { method: 'GET', url: '/api/openapi.json', need: 'public' },
+  { method: 'POST', url: '/api/mcp/:serverName/prompts/:promptName', path: () => '/api/mcp/everything/prompts/simple-prompt', body: () => ({ arguments: {} }), need: 'prompts:execute', server: true },
+  // Last: these end the caller's sessions.
+  { method: 'POST', url: '/api/auth/change-password', body: ({ c }) => ({ currentPassword: c.password ?? 'x', newPassword: c.password ?? 'x-x-x-x' }), need: 'session', ends: true },
+  { method: 'POST', url: '/api/auth/logout-all', need: 'session', ends: true },
+  { method: 'POST', url: '/api/auth/logout', need: 'authed', ends: true },
+];
+
+const trpc: Record<string, TrpcRow> = {
+  'system.health': { need: 'public' },
+  'system.config': { need: 'public' },
+  'system.publicConfig': { need: 'public' },
+  'system.heartbeat': { need: 'authed', sub: true, input: () => ({ intervalMs: 100 }) },
+  'system.onSettingsChanged': { need: 'authed', sub: true, input: () => ({ lastEventId: '0' }) },
+  'auth.login': { need: 'public', input: () => ADMIN },
+  'auth.verify': { need: 'authed' },
+  'auth.permissions': { need: 'authed' },
+  'auth.createUser': { need: 'users:write', input: (x) => ({ username: uniq('tu', x), password: 'secret-pass' }) },
+  'auth.mfaEnable': { need: 'session', input: ({ c }) => ({ type: 'totp', password: c.password }) },
+  'auth.mfaVerify': { need: 'session', input: () => ({ code: '000000' }), ok: 400 },
+  'auth.mfaDisable': { need: 'session', input: () => ({ code: '000000' }), ok: 400 },
+  'settings.get': { need: 'config:read' },
+  'settings.export': { need: 'config:read' },
+  'settings.updateSystemConfig': { need: 'config:write', input: () => ({ mcpRouter: { title: 'matrix' } }) },
+  'servers.list': { need: 'servers:read' },
+  'servers.get': { need: 'servers:read', server: true, input: () => ({ name: 'everything' }) },
+  'servers.create': { need: 'servers:write', input: (x) => ({ name: uniq('tremote', x), config: sse }) },
+  'servers.update': { need: 'servers:write', input: () => ({ name: 'tmp', config: sse }) },
+  'servers.remove': { need: 'servers:write', input: (x) => ({ name: doomed(x, 'tserver') }) },
+  'servers.importBundle': { need: 'servers:write+admin', input: async (x) => ({ data: (await bundle(uniq('tbundle', x))).toString('base64') }) },
+  'servers.toggle': { need: 'servers:write', input: () => ({ name: 'tmp', enabled: true }) },
+  'servers.toggleItem': { need: 'tools:write', input: () => ({ kind: 'tools', server: 'everything', item: 'echo', enabled: true }) },
+  'servers.describeItem': { need: 'tools:write', input: () => ({ kind: 'prompts', server: 'everything', item: 'simple-prompt', description: 'S' }) },
+  'servers.resetItemDescription': { need: 'tools:write', input: () => ({ kind: 'prompts', server: 'everything', item: 'simple-prompt' }) },
+  'servers.oauthCallback': { need: 'public', input: () => ({ code: 'c', state: 'unknown' }), ok: 404 },
+  'servers.onStatus': { need: 'servers:read', sub: true, input: () => ({ lastEventId: '1' }) },
+  'tools.callTool': { need: 'tools:execute', server: true, input: () => ({ server: 'everything', toolName: 'echo', arguments: { message: 'x' } }) },
+  'tools.callOpen': { need: 'public', input: () => ({ server: 'everything', toolName: 'echo', arguments: { message: 'x' } }) },
+  'tools.openapi': { need: 'public' },
+  'tools.getPrompt': { need: 'prompts:execute', server: true, input: () => ({ server: 'everything', prompt: 'simple-prompt' }) },
+  'groups.list': { need: 'groups:read' },
+  'groups.get': { need: 'groups:read', input: () => ({ id: GROUP_ID }) },
+  'groups.create': { need: 'groups:write', input: (x) => ({ name: uniq('tg', x) }) },
+  'groups.update': { need: 'groups:write', input: () => ({ id: 'fixed', description: 't' }) },
+  'groups.remove': { need: 'groups:write', input: (x) => ({ id: doomed(x, 'tgroup') }) },
+  'groups.addServer': { need: 'groups:write', input: () => ({ id: 'fixed', serverName: 'everything' }) },
+  'groups.removeServer': { need: 'groups:write', input: () => ({ id: 'fixed', serverName: 'tmp' }), ok: 404 },
+  'groups.setServers': { need: 'groups:write', input: () => ({ id: 'fixed', servers: ['everything'] }) },
+  'groups.serverConfigs': { need: 'groups:read', input: () => ({ id: 'fixed' }) },
+  'groups.setSelection': { need: 'groups:write', input: () => ({ id: 'fixed', serverName: 'everything', kind: 'tools', selection: 'all' }) },
+  'groups.addUser': { need: 'users:write', input: () => ({ id: 'fixed', userId: 'viewer' }) },
+  'users.list': { need: 'users:read' },
+  'users.get': { need: 'users:read', input: () => ({ username: 'viewer' }) },
+  'users.create': { need: 'users:write', input: (x) => ({ username: uniq('tu2', x), password: 'secret-pass' }) },
+  'users.update': { need: 'users:write', input: () => ({ username: 'userWithout', email: 'y@example.com' }) },
+  'users.remove': { need: 'users:write', input: (x) => ({ username: doomed(x, 'tuser') }) },
+  'users.stats': { need: 'users:read' },
+  'users.audit': { need: 'users:read', input: () => ({}) },
+  'keys.create': { need: 'keys:write', input: (x) => ({ name: uniq('tk', x), permissions: keyPerms(x) }) },
+  'keys.list': { need: 'keys:read' },
+  'keys.revoke': { need: 'keys:write', input: () => ({ id: 'no-such-key' }), ok: 404 },
+  'logs.list': { need: 'logs:read' },
+  'logs.clear': { need: 'logs:write' },
+  'logs.aggregate': { need: 'logs:read' },
+  'logs.stream': { need: 'logs:read', sub: true },
+  'monitoring.scrape': { need: 'monitoring:read' },
+  'monitoring.metrics': { need: 'monitoring:read' },
+  'monitoring.recordMetric': { need: 'monitoring:write', input: () => ({ name: 'tmatrix', value: 2 }) },
+  'monitoring.health': { need: 'monitoring:read' },
+  'monitoring.overview': { need: 'monitoring:read' },
+  'monitoring.errors': { need: 'monitoring:read' },
+  'monitoring.database': { need: 'monitoring:read' },
+  'monitoring.slowQueries': { need: 'monitoring:read' },
+  'monitoring.onCall': { need: 'tools:read', sub: true },
+  'smart.status': { need: 'config:read' },
+  'smart.search': { need: 'tools:read', input: () => ({ query: 'echo' }) },
+  'smart.reindex': { need: 'config:write' },
+  // Last: these end the caller's sessions.
+  'auth.changePassword': { need: 'session', ends: true, input: ({ c }) => ({ currentPassword: c.password ?? 'x', newPassword: c.password ?? 'x-x-x-x' }) },
+  'auth.logoutAll': { need: 'session', ends: true },
+  'auth.logout': { need: 'authed', ends: true },
+};
+
+let hub: TestHub;
+let callers: Caller[];
+let relogin: (c: Caller) => Promise<void>;
+
 test.before(async () => {
-  hub = await startHub({ env: { JWT_SECRET: 'matrix-secret-1234567890' } });
+  ({ hub, callers, relogin } = await matrixHub());
   const admin = await hub.login();
   const post = (url: string, body: unknown) => hub.request('POST', url, { token: admin, body });
-  await post('/api/servers', { name: 'everything', config: stdioEverything() });
-  await waitFor(async () => (await hub.request('GET', '/api/servers/everything', { token: admin })).body.data.status === 'connected', 15_000, 'connected');
-  for (const [username, role, servers] of [['viewer', 'viewer', ['everything']], ['userWith', 'user', ['everything']], ['userWithout', 'user', []], ['manager', 'manager', []]] as const) {
-    await post('/api/users', { username, password: `${username}-pass`, role, servers });
+  for (const c of callers) {
+    const x = { c, n: 0 };
+    for (const kind of ['server', 'tserver']) await post('/api/servers', { name: doomed(x, kind), config: sse });
+    for (const kind of ['group', 'tgroup']) await post('/api/groups', { name: doomed(x, kind) });
+    for (const kind of ['user', 'tuser']) await post('/api/users', { username: doomed(x, kind), password: 'spare-pass' });
   }
-  await post('/api/servers', { name: 'tmp', config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
-  await post('/api/groups', { name: 'fixed', servers: ['everything'], visibility: 'public' });
-  for (let i = 0; i < 40; i++) {
-    const name = `spare${i}`;
-    await post('/api/servers', { name, config: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
-    await post('/api/groups', { name: `g-${name}` });
-    await post('/api/users', { username: `u-${name}`, password: 'spare-pass' });
-    spares.server!.push(name);
-    spares.group!.push(`g-${name}`);
-    spares.user!.push(`u-${name}`);
-  }
-  const tokenOf = (u: string) => hub.login(u, `${u}-pass`);
-  const permsOf = async (t: string) => new Set<string>((await hub.request('GET', '/api/auth/permissions', { token: t })).body.data.permissions);
-  const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
-  const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setJti('e').setExpirationTime(Math.floor(Date.now() / 1000) - 5).sign(new TextEncoder().encode('matrix-secret-1234567890'));
-  callers.push({ name: 'no token', headers: {}, perms: null, sees: false });
-  callers.push({ name: 'bad token', headers: bearer('not-a-token'), perms: null, sees: false });
-  callers.push({ name: 'expired token', headers: bearer(expired), perms: null, sees: false });
-  for (const [u, sees] of [['viewer', true], ['userWith', true], ['userWithout', false], ['manager', true]] as const) {
-    const t = await tokenOf(u);
-    callers.push({ name: u, headers: bearer(t), perms: await permsOf(t), sees });
-  }
-  callers.push({ name: 'admin', headers: bearer(admin), perms: await permsOf(admin), sees: true });
-  const keyWith = (await post('/api/auth/api-keys', { name: 'with', permissions: ['servers:read', 'servers:write', 'tools:execute', 'tools:read', 'config:read'] })).body.data.key;
-  const keyWithout = (await post('/api/auth/api-keys', { name: 'without', permissions: ['servers:read'] })).body.data.key;
-  callers.push({ name: 'API key with permission', headers: { 'x-api-key': keyWith }, perms: new Set(['servers:read', 'servers:write', 'tools:execute', 'tools:read', 'config:read']), sees: true });
-  callers.push({ name: 'API key without permission', headers: { 'x-api-key': keyWithout }, perms: new Set(['servers:read']), sees: true });
 });
 test.after(() => hub.close());
 
-test('every REST endpoint gives each kind of caller exactly the expected status', async () => {
+test('the tables name every REST route and every tRPC procedure', () => {
+  const routes = new Set(rest.map((r) => `${r.method} ${r.url}`));
+  const missing = restRoutes.map((r) => `${r.method} ${r.url}`).filter((r) => !routes.has(r));
+  assert.equal(missing, [], 'REST routes without a row');
+  const procedures = Object.keys((appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures);
+  assert.equal(procedures.filter((p) => !trpc[p]), [], 'procedures without a row');
+  assert.equal(Object.keys(trpc).filter((p) => !procedures.includes(p)), [], 'rows without a procedure');
+});
+
+test('every REST route gives each kind of caller exactly the expected status', async () => {
   const failures: string[] = [];
-  for (const e of endpoints) {
+  for (const row of rest) {
     for (const c of callers) {
-      const res = await hub.request(e.method, e.url(), { headers: c.headers, body: e.body?.() });
-      bodies.push(JSON.stringify(res.body));
-      const want = expected(c, e);
-      if (res.status !== want) failures.push(`${e.method} ${e.url()} as ${c.name}: got ${res.status}, want ${want} (${JSON.stringify(res.body).slice(0, 120)})`);
-      if (res.status === 401) {
-        if (typeof res.body.error !== 'string') failures.push(`${e.method} ${e.url()} as ${c.name}: 401 without an error string`);
+      const x = { c, n: 0 };
+      const url = row.path?.(x) ?? row.url;
+      let status: number;
+      let text: string;
+      if (row.upload) {
+        const form = new FormData();
+        form.append('mcpbFile', new Blob([new Uint8Array(await row.upload(x))]), 'b.mcpb');
+        const res = await fetch(hub.url + url, { method: 'POST', body: form, headers: restHeaders(c) });
+        status = res.status;
+        text = await res.text();
+      } else if (url === '/api/logs/stream') {
+        const ctrl = new AbortController();
+        const res = await fetch(hub.url + url, { headers: restHeaders(c), signal: ctrl.signal });
+        status = res.status;
+        text = res.headers.get('content-type') ?? '';
+        ctrl.abort();
+      } else {
+        const res = await hub.request(row.method, url, { headers: restHeaders(c), body: row.body?.(x) });
+        status = res.status;
+        text = JSON.stringify(res.body);
+      }
+      const want = expected(c, row);
+      if (status !== want) failures.push(`${row.method} ${url} as ${c.name}: got ${status}, want ${want} (${text.slice(0, 140)})`);
+      if (row.ends) await relogin(c);
+    }
+  }
+  assert.equal(failures, []);
+});
+
+function wsClient(c: Caller) {
+  const params = c.kind === 'key' ? { apiKey: c.credential } : c.credential ? { token: c.credential } : {};
+  const ws = createWSClient({ url: hub.url.replace(/^http/, 'ws') + '/trpc', WebSocket: WebSocket as never, connectionParams: params, retryDelayMs: () => 100 });
+  return { client: createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] }), close: () => ws.close() };
+}
+
+const statusOf = (err: unknown) => (err instanceof TRPCClientError ? ((err.data as { httpStatus?: number } | undefined)?.httpStatus ?? 0) : -1);
+
+/** A subscription's first answer: its first event (200) or its error's status; quiet for 400 ms counts as open (200). */
+function firstOf(client: any, path: string, input: unknown): Promise<number> {
+  return new Promise((resolve) => {
+    let sub: { unsubscribe(): void } | undefined;
+    const done = (s: number) => {
+      clearTimeout(timer);
+      setImmediate(() => sub?.unsubscribe());
+      resolve(s);
+    };
+    const timer = setTimeout(() => done(200), 400);
+    const [a, b] = path.split('.');
+    sub = client[a!][b!].subscribe(input, { onData: () => done(200), onError: (err: unknown) => done(statusOf(err)) });
+  });
+}
+
+test('every tRPC procedure and subscription over the WebSocket gives each kind of caller the expected answer', async () => {
+  const failures: string[] = [];
+  const procedures = (appRouter as any)._def.procedures;
+  for (const c of callers) {
+    let ws = wsClient(c);
+    for (const [path, row] of Object.entries(trpc)) {
+      const x = { c, n: 1 };
+      const input = await row.input?.(x);
+      let status: number;
+      if (row.sub) status = await firstOf(ws.client, path, input);
+      else {
+        const [a, b] = path.split('.');
+        const proc = (ws.client as any)[a!][b!];
+        status = await proc[procedures[path]._def.type === 'query' ? 'query' : 'mutate'](input).then(() => 200, statusOf);
+      }
+      const want = expected(c, row);
+      if (status !== want) failures.push(`${path} as ${c.name}: got ${status}, want ${want}`);
+      if (row.ends) {
+        ws.close();
+        await relogin(c);
+        ws = wsClient(c);
       }
     }
+    ws.close();
   }
   assert.equal(failures, []);
 });
 
-test('every MCP route gives each kind of caller exactly the expected outcome, at call time', async () => {
-  const failures: string[] = [];
-  for (const c of callers) {
-    const token = c.headers.authorization?.slice(7) ?? c.headers['x-api-key'];
-    let client;
-    try {
-      client = await agent(hub.url + '/api/mcp', { token });
-    } catch (err) {
-      if (c.perms?.has('tools:execute')) failures.push(`${c.name}: could not connect (${String(err).slice(0, 100)})`);
-      continue;
-    }
-    if (!c.perms?.has('tools:execute')) failures.push(`${c.name}: connected without tools:execute`);
-    const listed = (await client.listTools()).tools.some((t) => t.name === 'everything-echo');
-    if (listed !== c.sees) failures.push(`${c.name}: listed=${listed}, want ${c.sees}`);
-    const canCall = c.sees && c.perms!.has('tools:execute');
-    try {
-      const r = await client.callTool({ name: 'everything-echo', arguments: { message: 'm' } });
-      bodies.push(JSON.stringify(r));
-      if (!canCall) failures.push(`${c.name}: call succeeded but should be refused`);
-    } catch (err) {
-      if (canCall) failures.push(`${c.name}: call refused: ${String(err).slice(0, 100)}`);
-    }
-    await client.close();
-  }
-  assert.equal(failures, []);
-});
-
-test('no response of any endpoint contains a password, a password hash, a key hash or a TOTP secret', async () => {
+test('no answer to any caller holds a password, a hash, a key, a TOTP secret or the signing secret', async () => {
   const admin = await hub.login();
-  const en = await hub.request('POST', '/api/auth/mfa/enable', { token: admin, body: { type: 'totp', password: ADMIN.password } });
-  const totpSecret = en.body.data.secret as string;
-  await hub.request('POST', '/api/auth/mfa/verify', { token: admin, body: { code: new TOTP({ secret: Secret.fromBase32(totpSecret) }).generate() } });
-  for (const url of ['/api/settings', '/api/mcp-settings/export', '/api/users', '/api/users/admin', '/api/auth/api-keys', '/api/servers', '/api/groups', '/api/auth/verify', '/api/audit/logs']) {
-    bodies.push(JSON.stringify((await hub.request('GET', url, { token: admin })).body));
+  const bodies: string[] = [];
+  for (const c of callers) {
+    for (const url of ['/api/settings', '/api/mcp-settings/export', '/api/users', '/api/auth/api-keys', '/api/servers', '/api/groups', '/api/auth/verify', '/api/audit/logs', '/api/logs']) {
+      bodies.push(JSON.stringify((await hub.request('GET', url, { headers: restHeaders(c) })).body));
+    }
   }
-  const file = JSON.parse(await readFile(path.join(hub.dir, 'mcp_settings.json'), 'utf8'));
+  bodies.push(JSON.stringify((await hub.request('GET', '/api/settings', { token: admin })).body));
+  const file = JSON.parse(await readFile(hub.settingsPath, 'utf8'));
   const forbidden = [
     ADMIN.password,
-    'viewer-pass', 'userWith-pass', 'manager-pass',
+    'viewer-pass',
+    'user-pass',
+    'manager-pass',
     ...file.users.map((u: { password: string }) => u.password),
+    ...file.users.flatMap((u: { mfa?: { pendingSecret?: string } }) => (u.mfa?.pendingSecret ? [u.mfa.pendingSecret] : [])),
     ...(file.apiKeys ?? []).map((k: { hash: string }) => k.hash),
-    totpSecret,
+    ...callers.filter((c) => c.kind === 'key' || c.kind === 'bearer').map((c) => c.credential!),
     'matrix-secret-1234567890',
   ];
   const all = bodies.join('\n');
-  for (const secret of forbidden) assert.not.ok(all.includes(secret), `a response contains ${secret.slice(0, 12)}…`);
+  for (const secret of forbidden) assert.not.ok(all.includes(secret), `an answer contains ${secret.slice(0, 12)}…`);
   assert.not.match(all, /\$argon2|\$2[aby]\$/);
 });
 

@@ -2,24 +2,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import yazl from 'yazl';
+import { zip } from '../helpers/zip';
 import { startHub, type TestHub } from '../helpers/hub';
 import { fixture, waitFor } from '../helpers/mcp';
 
 let hub: TestHub;
 let token: string;
 const crashySource = fixture('crashy.mjs');
-
-function zip(entries: Record<string, string | Buffer>): Promise<Buffer> {
-  const z = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(entries)) z.addBuffer(Buffer.from(content), name);
-  z.end();
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 const manifest = (name: string, extra: object = {}) =>
   JSON.stringify({

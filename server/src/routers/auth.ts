@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loginInput, passwordChange, userCreate, type AuthPermissions } from '@hub/contract';
 import { audited, requires } from '../trpc/init';
-import { authedProcedure, publicProcedure, router } from '../trpc/init';
+import { authedProcedure, publicProcedure, router, sessionProcedure } from '../trpc/init';
 import { byResource } from '../auth/permissions';
 import { toPublicUser } from '../services/auth';
 import { TRPCError } from '@trpc/server';
@@ -33,7 +33,7 @@ export const authRouter = router({
   }),
 
   /** Signs the caller out on every device: every session token of theirs stops working. */
-  logoutAll: authedProcedure.mutation(async ({ ctx }) => {
+  logoutAll: sessionProcedure.mutation(async ({ ctx }) => {
     await ctx.services.auth.revokeAll(ctx.principal.username);
     ctx.services.audit.record({ event: 'logout', actor: ctx.principal.username, ip: ctx.ip, success: true, details: { everywhere: true } });
     return { message: 'Signed out everywhere' };
@@ -43,7 +43,7 @@ export const authRouter = router({
    * Any signed-in user changes their own password. Every earlier session
    * token stops working; the answer carries a new one for the caller.
    */
-  changePassword: authedProcedure.input(passwordChange).mutation(async ({ ctx, input }) => {
+  changePassword: sessionProcedure.input(passwordChange).mutation(async ({ ctx, input }) => {
     await ctx.services.users.changeOwnPassword(ctx.principal.username, input.currentPassword, input.newPassword);
     ctx.services.audit.record({ event: 'password_change', actor: ctx.principal.username, ip: ctx.ip, success: true, target: ctx.principal.username });
     const { token, expiresIn } = await ctx.services.auth.issueToken(ctx.principal.username);
@@ -58,7 +58,7 @@ export const authRouter = router({
    * user: the current password to start, the current code to replace an
    * active secret or switch it off. Wrong proofs count like failed logins.
    */
-  mfaEnable: authedProcedure
+  mfaEnable: sessionProcedure
     .use(audited('permission_change'))
     .input(
       z
@@ -74,15 +74,15 @@ export const authRouter = router({
       await ctx.services.auth.confirmIdentity(ctx.principal, ctx.ip, input);
       return ctx.services.mfa.begin(ctx.principal.username, input.appName);
     }),
-  mfaVerify: authedProcedure
+  mfaVerify: sessionProcedure
     .use(audited('permission_change'))
     .input(z.object({ code: sixDigits }))
     .mutation(({ ctx, input }) => {
-      const key = ctx.services.auth.sessionKey(ctx.principal, ctx.ip);
+      const key = ctx.services.auth.attemptKey(ctx.principal.username, ctx.ip);
       const wrong = (err: unknown) => err instanceof TRPCError && err.message === 'code: is not valid';
       return ctx.services.auth.attempts.guard(key, 'attempts', () => ctx.services.mfa.confirm(ctx.principal.username, input.code), wrong);
     }),
-  mfaDisable: authedProcedure
+  mfaDisable: sessionProcedure
     .use(audited('permission_change'))
     .input(z.object({ code: sixDigits }))
     .mutation(async ({ ctx, input }) => {

@@ -120,25 +120,21 @@ export class AuthService {
   });
 
   login(input: LoginInput, ip = ''): Promise<LoginResult> {
-    const key = `${input.username.toLowerCase()}|${ip}`;
-    return this.attempts.guard(key, 'logins', () => this.checkLogin(input), (err) => err instanceof TRPCError && err.code === 'UNAUTHORIZED');
+    return this.attempts.guard(this.attemptKey(input.username, ip), 'logins', () => this.checkLogin(input), (err) => err instanceof TRPCError && err.code === 'UNAUTHORIZED');
   }
 
-  /** The attempt key of a signed-in session's user; refuses API keys and anonymous callers. */
-  sessionKey(principal: Principal, ip: string): string {
-    if (principal.kind !== 'user' || !principal.session) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: 'Multi-factor settings need a signed-in session, not an API key' });
-    }
-    return `${principal.username.toLowerCase()}|${ip}`;
+  /** Whose attempts at a secret count together: one user from one address. */
+  attemptKey(username: string, ip: string): string {
+    return `${username.toLowerCase()}|${ip}`;
   }
 
   /**
-   * Proves a session's user is present before MFA changes: a session token
-   * (never a key), the rate limit of logins, and a valid current TOTP code
-   * when MFA is on, else the current password.
+   * Proves a session's user is present before MFA changes: the rate limit
+   * of logins, and a valid current TOTP code when MFA is on, else the
+   * current password.
    */
   async confirmIdentity(principal: Principal, ip: string, proof: { password?: string; code?: string }): Promise<UserRecord> {
-    return this.attempts.guard(this.sessionKey(principal, ip), 'attempts', async () => {
+    return this.attempts.guard(this.attemptKey(principal.username, ip), 'attempts', async () => {
       const user = this.findUser(principal.username);
       if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'User no longer exists' });
       if (user.mfa?.enabled && user.mfa.secret) {

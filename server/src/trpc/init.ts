@@ -23,6 +23,17 @@ export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
   return next({ ctx: { ...ctx, principal: ctx.principal } });
 });
 
+/**
+ * For what only the person may do, never a key holder: their password, their
+ * second factor, their sessions. Needs a signed-in session token (or cookie).
+ */
+export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.kind !== 'user' || !ctx.principal.session) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'This needs a signed-in session, not an API key' });
+  }
+  return next();
+});
+
 /** A procedure open to callers whose role grants `perm`. */
 export function requires(perm: Permission) {
   return authedProcedure.use(({ ctx, next }) => {
