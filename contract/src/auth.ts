@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PublicUser } from './users';
+import { isReservedName } from './common';
 
 export const loginInput = z.object({
   username: z.string().min(1, 'is required').max(200),
@@ -39,7 +40,7 @@ export type AuthPermissions = {
 };
 
 export const apiKeyCreate = z.strictObject({
-  name: z.string().trim().min(1, 'is required').max(100),
+  name: z.string().trim().min(1, 'is required').max(100).refine((n) => !isReservedName(n), 'must not be __proto__, constructor or prototype'),
   permissions: z.array(permission).min(1, 'must name at least one permission').max(50),
   expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).optional(),
 });

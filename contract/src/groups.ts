@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isReservedName, safeKey } from './common';
 
-export const selection = z.union([z.literal('all'), z.array(z.string())]);
+export const selection = z.union([z.literal('all'), z.array(safeKey)]);
 
 export const groupServerConfigSchema = z.looseObject({
   name: z.string().min(1),

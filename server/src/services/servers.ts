@@ -121,15 +121,15 @@ export class ServersService {
     const moved = old !== undefined && targetOf(old) !== targetOf(cfg);
     const kept = keepMasked(cfg, old, serverSecretPaths);
     if (moved && kept.length && !admin) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `${kept[0]}: re-enter this secret to change where the server connects (stored secrets are not sent to a new address)` });
+      throw new TRPCError({ code: 'FORBIDDEN', message: `config.${kept[0]}: re-enter this secret to change where the server connects (stored secrets are not sent to a new address)` });
     }
     const before = old && !(moved && !admin) ? placeholders(old) : new Map<string, Set<string>>();
     for (const [at, names] of placeholders(cfg)) {
       for (const name of names) {
         if (before.get(at)?.has(name)) continue;
-        if (isHubVariable(name)) throw new TRPCError({ code: 'BAD_REQUEST', message: `${at}: \${${name}} is one of Hub's own variables and is never expanded` });
+        if (isHubVariable(name)) throw new TRPCError({ code: 'BAD_REQUEST', message: `config.${at}: \${${name}} is one of Hub's own variables and is never expanded` });
         if (!admin && !(this.opts.allowedEnvVars && envVarAllowed(name, this.opts.allowedEnvVars))) {
-          throw new TRPCError({ code: 'FORBIDDEN', message: `${at}: only admins may reference environment variables (\${${name}}) unless HUB_ALLOWED_ENV_VARS allows them` });
+          throw new TRPCError({ code: 'FORBIDDEN', message: `config.${at}: only admins may reference environment variables (\${${name}}) unless HUB_ALLOWED_ENV_VARS allows them` });
         }
       }
     }
