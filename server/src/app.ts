@@ -48,6 +48,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   app.addHook('onResponse', (req, reply, done) => {
     services.metrics.observeRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime);
+    // An upgrade answered over HTTP (refused, unknown path) owns a socket the HTTP server no
+    // longer tracks: it would stay open, and keep app.close() waiting, until the client left.
+    if (req.headers.upgrade) req.raw.socket.destroy();
     done();
   });
   await app.register(trpcPlugin, { services });

@@ -20,5 +20,7 @@ export function describeError(err: TRPCError): ErrorDescription {
     const first = issues[0]!;
     return { message: `${first.path}: ${first.message}`, field: first.path, issues };
   }
-  return { message: err.message };
+  // Services name the field the same way, `field.path: what is wrong`.
+  const field = /^([A-Za-z_][\w-]*(?:\.[\w.@-]+)*): /.exec(err.message)?.[1];
+  return { message: err.message, ...(field ? { field } : {}) };
 }
