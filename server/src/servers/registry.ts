@@ -135,6 +135,12 @@ export class ServerRegistry {
         void entry.upstream.stop();
         if (!cfg) this.cache.delete(name);
         this.emit(name, cfg ? 'status' : 'removed');
+        // Stopped by a settings change (disabled, deleted, reconfigured): live views hear it as any other change.
+        const status = !cfg ? 'removed' : cfg.enabled === false ? 'disabled' : 'connecting';
+        if (status !== 'connecting') {
+          this.logs?.add({ type: 'hub', level: 'info', server: name, message: `Server ${name} ${status === 'removed' ? 'was deleted' : 'was disabled'}` });
+          this.bus.publish('server.status', { name, status, error: null, at: new Date().toISOString(), change: 'status', tools: entry.upstream.state.tools.length });
+        }
       }
     }
     for (const [name, cfg] of Object.entries(servers)) {
