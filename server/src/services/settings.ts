@@ -9,7 +9,7 @@ import {
 } from '@hub/contract';
 import type { Store } from '../store/store';
 import type { Principal } from '../auth/principal';
-import { keepMasked, masked, serverSecretPaths, systemSecretPaths } from '../auth/secrets';
+import { keepMasked, MASK, masked, serverSecretPaths, systemSecretPaths } from '../auth/secrets';
 
 const oauthState = ['accessToken', 'refreshToken', 'expiresAt', 'pendingAuthorization'];
 
@@ -68,14 +68,15 @@ export class SettingsService {
   }
 
   async updateSystemConfig(input: SystemConfigUpdate): Promise<SystemConfigView> {
-    const { providerApiKey, providerApiBaseUrl, modelName, temperature, maxTokens, nameSeparator, ...sections } = input;
-    const flatSmart = strip({ providerApiKey, providerApiBaseUrl });
-    const flatLlm = strip({ modelName, temperature, maxTokens });
     if (Object.keys(input).length === 0) {
       throw new TRPCError({ code: 'BAD_REQUEST', message: 'body: give at least one of routing, install, smartRouting, mcpRouter, llm or a flat field' });
     }
     // A secret sent back masked (as GET showed it) keeps its stored value.
     keepMasked(input, this.store.get().systemConfig, systemSecretPaths);
+    if (input.providerApiKey === MASK) delete input.providerApiKey;
+    const { providerApiKey, providerApiBaseUrl, modelName, temperature, maxTokens, nameSeparator, ...sections } = input;
+    const flatSmart = strip({ providerApiKey, providerApiBaseUrl });
+    const flatLlm = strip({ modelName, temperature, maxTokens });
     return this.store.update((s) => {
       const sys = s.systemConfig;
       for (const [key, value] of Object.entries(sections) as [keyof typeof sections, Record<string, unknown>][]) {
