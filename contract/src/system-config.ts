@@ -9,6 +9,8 @@ export const routingConfig = z.strictObject({
   enableBearerAuth: z.boolean(),
   bearerAuthKey: z.string(),
   skipAuth: z.boolean(),
+  /** `GET|POST /api/tools/:server/:tool` without credentials (MCPHub's contract); false: they need tools:execute. */
+  openToolRoutes: z.boolean(),
 });
 
 export const installConfig = z.strictObject({
@@ -165,6 +167,7 @@ export const routingDefaults = {
   enableGroupNameRoute: true,
   enableBearerAuth: true,
   skipAuth: false,
+  openToolRoutes: true,
 } as const;
 
 /** System configuration as the API returns it (plain types, no index signatures, so clients infer it). */

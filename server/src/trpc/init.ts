@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { Permission } from '@hub/contract';
 import { refreshContext, type Context } from './context';
+import type { Principal } from '../auth/principal';
 import { describeError } from './errors';
 import type { AuditEvent } from '../services/audit';
 
@@ -15,12 +16,21 @@ export const router = t.router;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+/** The caller, checked now: a valid credential and, if given, the permission. */
+export async function authorize(ctx: Context, perm?: Permission): Promise<Principal> {
   await refreshContext(ctx);
   if (!ctx.principal) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.authError ?? 'No token provided, authorization denied' });
   }
-  return next({ ctx: { ...ctx, principal: ctx.principal } });
+  if (perm && !ctx.principal.permissions.has(perm)) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: `Permission ${perm} required` });
+  }
+  return ctx.principal;
+}
+
+export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const principal = await authorize(ctx);
+  return next({ ctx: { ...ctx, principal } });
 });
 
 /**
@@ -36,11 +46,9 @@ export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
 
 /** A procedure open to callers whose role grants `perm`. */
 export function requires(perm: Permission) {
-  return authedProcedure.use(({ ctx, next }) => {
-    if (!ctx.principal.permissions.has(perm)) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `Permission ${perm} required` });
-    }
-    return next();
+  return t.procedure.use(async ({ ctx, next }) => {
+    const principal = await authorize(ctx, perm);
+    return next({ ctx: { ...ctx, principal } });
   });
 }
 
