@@ -78,7 +78,7 @@ async function measure(name: string, make: () => Transport, tool: string, pid?: 
 
 async function hub() {
   const dir = mkdtempSync(path.join(tmpdir(), 'hub-bench-'));
-  const p = await start(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  const p = await start(process.execPath, [path.join(root, 'server/dist/main.js')], {
     PORT: '0',
     LOG_LEVEL: 'warn',
     MCPHUB_SETTING_PATH: path.join(dir, 'mcp_settings.json'),

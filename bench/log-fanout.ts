@@ -25,7 +25,7 @@ const pct = (xs: number[], p: number) => {
 
 export async function logFanout(): Promise<string[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hub-fanout-'));
-  const hub = await start(process.execPath, ['--import', 'tsx', path.join(here, '../server/src/main.ts')], {
+  const hub = await start(process.execPath, [path.join(here, '../server/dist/main.js')], {
     PORT: '0', LOG_LEVEL: 'warn', MCPHUB_SETTING_PATH: path.join(dir, 'mcp_settings.json'), AUTH_PASSWORD: 'bench-pass-1',
   }, /Hub listening on (\S+) /);
   const url = /Hub listening on (\S+) /.exec(hub.output())![1]!;

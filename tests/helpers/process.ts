@@ -5,9 +5,9 @@ export const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathn
 
 export type Started = { child: ChildProcess; output: () => string; url: string };
 
-/** Starts Hub the way `pnpm start` does (without the console build) and waits for its address. */
+/** Starts the compiled Hub the way `pnpm start` does (after its build) and waits for its address. */
 export function startMain(env: Record<string, string>, timeoutMs = 20_000): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

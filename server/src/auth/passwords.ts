@@ -1,8 +1,9 @@
-import { hash, verify } from '@node-rs/argon2';
-import bcrypt from 'bcryptjs';
+// Loaded on the first login, not at start: Hub idles without them.
+const argon2 = () => import('@node-rs/argon2');
+const bcrypt = () => import('bcryptjs').then((m) => m.default);
 
 export async function hashPassword(password: string): Promise<string> {
-  return hash(password); // argon2id with the library's recommended cost
+  return (await argon2()).hash(password); // argon2id with the library's recommended cost
 }
 
 export function isLegacyHash(stored: string): boolean {
@@ -12,8 +13,8 @@ export function isLegacyHash(stored: string): boolean {
 /** Verifies against argon2 hashes and MCPHub's bcrypt hashes. */
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
   try {
-    if (isLegacyHash(stored)) return await bcrypt.compare(password, stored);
-    if (stored.startsWith('$argon2')) return await verify(stored, password);
+    if (isLegacyHash(stored)) return await (await bcrypt()).compare(password, stored);
+    if (stored.startsWith('$argon2')) return await (await argon2()).verify(stored, password);
   } catch {
     // A corrupt hash never matches.
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import { TRPCError } from '@trpc/server';
 import { bundleManifest, type BundleManifest, type ServerConfig } from '@hub/contract';
 
@@ -27,7 +27,8 @@ export async function unpackBundle(
   if (data.length > BUNDLE_LIMITS.compressed) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `mcpbFile: larger than ${BUNDLE_LIMITS.compressed} bytes` });
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true });
+    const { default: unzip } = await import('yauzl'); // only installs of bundles load it
+    zip = await unzip.fromBufferPromise(data, { lazyEntries: true, strictFileNames: true, validateEntrySizes: true });
   } catch (err) {
     throw bad(`not a zip archive (${(err as Error).message})`);
   }

@@ -1,8 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
@@ -110,7 +109,7 @@ export class McpUpstream implements Upstream {
     if (this.sessionClients.size >= 1000) throw new UpstreamError('Too many caller sessions on this server', 'upstream');
     const client = (async () => {
       const c = new Client({ name: 'hub', version: this.opts.version }, { capabilities: {} });
-      await c.connect(this.makeTransport(), { timeout: this.timeout });
+      await c.connect(await this.makeTransport(), { timeout: this.timeout });
       return c;
     })();
     client.catch(() => this.sessionClients.delete(id));
@@ -126,10 +125,12 @@ export class McpUpstream implements Upstream {
     return client;
   }
 
-  private makeTransport(): Transport {
+  /** The transport of this server's type; each type's SDK module is loaded by the first server of that type. */
+  private async makeTransport(): Promise<Transport> {
     const cfg = this.opts.config;
     const headers = cfg.headers ?? {};
     if (this.type === 'stdio') {
+      const { getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const t = new GroupStdioTransport({
         command: cfg.command!,
         args: cfg.args ?? [],
@@ -140,19 +141,21 @@ export class McpUpstream implements Upstream {
     }
     const url = new URL(cfg.url!);
     if (this.type === 'sse') {
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
       return new SSEClientTransport(url, {
         requestInit: { headers },
         eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
         authProvider: this.opts.authProvider,
       });
     }
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider: this.opts.authProvider });
   }
 
   /** One connection attempt; throws to let the supervisor retry with backoff. */
   private async connect(): Promise<void> {
     this.setStatus('connecting', this.state.error);
-    const transport = this.makeTransport();
+    const transport = await this.makeTransport();
     const client = new Client(
       { name: 'hub', version: this.opts.version },
       { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
@@ -162,7 +165,7 @@ export class McpUpstream implements Upstream {
       await client.connect(transport, { timeout: this.timeout });
     } catch (err) {
       await client.close().catch(() => undefined);
-      if (err instanceof UnauthorizedError) {
+      if (this.opts.authProvider && err instanceof (await import('@modelcontextprotocol/sdk/client/auth.js')).UnauthorizedError) {
         this.setStatus('oauth_required', 'Authorization required');
         throw Object.assign(err, { permanent: true });
       }
@@ -319,7 +322,7 @@ export class McpUpstream implements Upstream {
   }
 
   async finishAuth(code: string): Promise<void> {
-    const transport = this.makeTransport() as StreamableHTTPClientTransport | SSEClientTransport;
+    const transport = (await this.makeTransport()) as StreamableHTTPClientTransport | SSEClientTransport;
     await transport.finishAuth(code);
     await this.supervisor.reconnectNow();
   }
@@ -331,7 +334,9 @@ export class McpUpstream implements Upstream {
 }
 
 function isSessionLost(err: unknown): boolean {
-  if (err instanceof StreamableHTTPError && (err.code === 404 || err.code === 400)) return true;
+  // The SDK's StreamableHTTPError, told by its shape (its module is loaded only for HTTP servers).
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof Error && err.message.startsWith('Streamable HTTP error') && (code === 404 || code === 400)) return true;
   const msg = describe(err);
   return /session not found|not connected|fetch failed|ECONNREFUSED|ECONNRESET|SSE stream disconnected|socket hang up/i.test(msg);
 }

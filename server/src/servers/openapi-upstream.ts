@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '@hub/contract';
 import { operationsOf, type Operation } from './openapi-tools';
@@ -48,6 +47,8 @@ export class OpenApiUpstream implements Upstream {
     this.set('connecting', this.state.error);
     try {
       const source = cfg.openapi?.schema ?? (await this.fetchDocument(cfg.openapi?.url ?? cfg.url!));
+      // Loaded by the first OpenAPI server, not at start.
+      const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
       const doc = (await SwaggerParser.dereference(structuredClone(source) as never, { resolve: { external: false } })) as Record<string, any>;
       if (!String(doc.openapi ?? '').startsWith('3')) throw new Error('only OpenAPI 3 documents are supported');
       const ops = operationsOf(doc);

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { lazyPool, type LazyPool } from '../store/pg-pool';
 import type { UserRecord } from '@hub/contract';
 import type { Store } from '../store/store';
 
@@ -24,7 +24,7 @@ function list(v: unknown): string[] | undefined {
  * `is_admin`/`isadmin`, `email`, `servers`, `groups`.
  */
 export class DatabaseUsers {
-  private pool?: pg.Pool;
+  private pool?: LazyPool;
   private poolUrl?: string;
 
   constructor(private readonly store: Store) {}
@@ -39,11 +39,10 @@ export class DatabaseUsers {
     return this.settings() !== null;
   }
 
-  private poolFor(url: string): pg.Pool {
+  private poolFor(url: string): LazyPool {
     if (!this.pool || this.poolUrl !== url) {
       void this.pool?.end().catch(() => undefined);
-      this.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5000 });
-      this.pool.on('error', () => undefined);
+      this.pool = lazyPool({ connectionString: url, max: 4, connectionTimeoutMillis: 5000 });
       this.poolUrl = url;
     }
     return this.pool;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
+import { lazyPool } from '../store/pg-pool';
 import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
 import type { Catalog, ExposedTool } from '../mcp/catalog';
@@ -81,8 +81,7 @@ export class SmartService {
     if (this.vectorStore?.key !== dbUrl) {
       void this.vectorStore?.close?.();
       if (dbUrl) {
-        const pool = new pg.Pool({ connectionString: dbUrl, max: 2, connectionTimeoutMillis: 5000 });
-        pool.on('error', () => undefined);
+        const pool = lazyPool({ connectionString: dbUrl, max: 2, connectionTimeoutMillis: 5000 });
         this.vectorStore = { key: dbUrl, store: new SqlVectorStore(pool), close: () => pool.end() };
       } else {
         this.vectorStore = { key: '', store: new FileVectorStore(this.cacheFile) };
