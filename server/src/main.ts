@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { StoreLoadError } from './store/store';
@@ -11,7 +12,11 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    // Tool calls under way finish (up to 10 s) before the servers they run on are stopped;
+    // new ones are refused meanwhile.
+    console.log(`${signal}: stopping; finishing the tool calls under way`);
+    const left = await app.hub.services.activity.drain(10_000);
+    if (left) console.log(`${left} tool calls did not finish within 10 s`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close();
@@ -25,6 +30,7 @@ async function main() {
     // Printed once, on the first start only: the hash is all that is kept.
     console.log(`\nFirst start: created admin user "${config.adminUsername}" with password: ${generatedAdminPassword}\nChange it after logging in.\n`);
   }
+  console.log(`Data folder: ${config.dataDir} (settings ${config.settingsPath}, logs ${path.join(config.dataDir, 'logs')})`);
   console.log(`Hub listening on ${address} (console at ${address}/)`);
 }
 

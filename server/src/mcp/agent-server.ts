@@ -89,6 +89,7 @@ export async function callExposed(
   if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
   const upstream = deps.registry.upstream(exposed.server);
   if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
+  if (!deps.activity.begin()) return { isError: true, content: [{ type: 'text', text: 'Hub is shutting down; try again shortly' }] };
   const started = performance.now();
   const done = (ok: boolean, error?: string) =>
     deps.activity.record({ server: exposed.server, tool: exposed.original, duration: performance.now() - started, ok, user: caller?.username, error, requestId: String((extra as { requestId?: unknown }).requestId ?? '') });

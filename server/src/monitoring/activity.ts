@@ -15,6 +15,10 @@ const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(so
  */
 export class Activity {
   private readonly calls: Ring<CallRecord>;
+  /** Calls under way (begun, not yet recorded), for a graceful stop. */
+  private running = 0;
+  private draining = false;
+  private drained?: () => void;
 
   constructor(
     private readonly bus: EventBus,
@@ -26,7 +30,25 @@ export class Activity {
     this.calls = new Ring(max);
   }
 
+  /** A call starts; false once Hub is stopping (the caller refuses it). Each begun call ends in record(). */
+  begin(): boolean {
+    if (this.draining) return false;
+    this.running++;
+    return true;
+  }
+
+  /** Refuses new calls and resolves when those under way have ended, or after `ms`. */
+  drain(ms: number): Promise<number> {
+    this.draining = true;
+    if (this.running === 0) return Promise.resolve(0);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(this.running), ms);
+      this.drained = () => (clearTimeout(timer), resolve(0));
+    });
+  }
+
   record(call: Omit<CallRecord, 'at'>): void {
+    if (this.running > 0 && --this.running === 0) this.drained?.();
     const at = Date.now();
     // Only the error text comes from outside: redacted and cut once, here, for the log line,
     // the live feed and the monitoring reads alike (the line then skips the log's own scan).

@@ -43,6 +43,7 @@ export class ToolsService {
     const upstream = this.registry.upstream(server);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     const coerced = coerceArguments(args, tool.tool.inputSchema);
+    if (!this.activity.begin()) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'Hub is shutting down; try again shortly' });
     const started = performance.now();
     const done = (ok: boolean, error?: string) =>
       this.activity.record({ server, tool: tool.original, duration: performance.now() - started, ok, user: principal?.username, error });
