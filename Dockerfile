@@ -19,6 +19,7 @@ RUN pnpm build
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3000 \
     MCPHUB_SETTING_PATH=/data/mcp_settings.json
@@ -34,4 +35,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:3000/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "--max-semi-space-size=4", "server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--gc-memory-reducer-start-delay-ms=2000", "server/dist/main.js"]

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { cpuMs, start, stop } from './procs';
+import { cpuMs, hubCommand, start, stop } from './procs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const root = path.dirname(here);
@@ -78,7 +78,9 @@ async function measure(name: string, make: () => Transport, tool: string, pid?: 
 
 async function hub() {
   const dir = mkdtempSync(path.join(tmpdir(), 'hub-bench-'));
-  const p = await start(process.execPath, [path.join(root, 'server/dist/main.js')], {
+  const hubCmd = hubCommand(root);
+  const p = await start(process.execPath, hubCmd.args, {
+    ...hubCmd.env,
     PORT: '0',
     LOG_LEVEL: 'warn',
     MCPHUB_SETTING_PATH: path.join(dir, 'mcp_settings.json'),

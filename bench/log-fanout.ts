@@ -10,7 +10,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import type { AppRouter } from '@hub/server';
-import { cpuMs, start, stop } from './procs';
+import { cpuMs, start, stop, hubCommand } from './procs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const RATE = 1000;
@@ -25,7 +25,9 @@ const pct = (xs: number[], p: number) => {
 
 export async function logFanout(): Promise<string[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hub-fanout-'));
-  const hub = await start(process.execPath, [path.join(here, '../server/dist/main.js')], {
+  const hubCmd = hubCommand(path.join(here, '..'));
+  const hub = await start(process.execPath, hubCmd.args, {
+    ...hubCmd.env,
     PORT: '0', LOG_LEVEL: 'warn', MCPHUB_SETTING_PATH: path.join(dir, 'mcp_settings.json'), AUTH_PASSWORD: 'bench-pass-1',
   }, /Hub listening on (\S+) /);
   const url = /Hub listening on (\S+) /.exec(hub.output())![1]!;

@@ -35,3 +35,14 @@ export function stop(child: ChildProcess): Promise<void> {
     setTimeout(() => child.kill('SIGKILL'), 3000).unref();
   });
 }
+
+/**
+ * How `pnpm start` runs Hub (its node flags and environment, read from the
+ * root package.json), so benches measure the production process.
+ */
+export function hubCommand(root: string): { args: string[]; env: Record<string, string> } {
+  const script: string = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')).scripts.start;
+  const words = script.split(/\s+/);
+  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]));
+  return { args: [...words.filter((w) => w.startsWith('--')), `${root}/server/dist/main.js`], env };
+}

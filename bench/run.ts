@@ -2,6 +2,7 @@ import { hotPath, report } from './hot-path';
 import { logFanout } from './log-fanout';
 import { searchLatency } from './search-latency';
 import { retrieval } from './retrieval';
+import { footprint } from './footprint';
 
 const only = process.argv[2];
 if (!only || only === 'hot-path') {
@@ -19,5 +20,9 @@ if (!only || only === 'retrieval') {
 if (!only || only === 'search') {
   console.log('\n# Smart-routing search latency (synthetic catalogue)');
   for (const line of searchLatency()) console.log(line);
+}
+if (!only || only === 'footprint') {
+  console.log('\n# Footprint (pnpm start, idle, 100 servers, 200 sessions)');
+  for (const line of await footprint()) console.log(line);
 }
 process.exit(0);
