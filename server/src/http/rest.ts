@@ -7,7 +7,7 @@ import { createContext } from '../trpc/context';
 import { describeError } from '../trpc/errors';
 import type { Services } from '../services';
 import { restRoutes, type RestRoute } from './rest-routes';
-import multipart from '@fastify/multipart';
+import { acceptMultipart, readUpload } from './upload';
 import { BUNDLE_LIMITS } from '../servers/bundle';
 import { registerRateLimit } from './rate-limit';
 import { clearSessionCookie, setSessionCookie, tokenFromCookie } from './session-cookie';
@@ -80,7 +80,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
   });
   app.setErrorHandler((err, _req, reply) => sendError(reply, err));
   await registerRateLimit(app, services);
-  await app.register(multipart, { limits: { fileSize: BUNDLE_LIMITS.compressed, files: 1, fields: 10 } });
+  acceptMultipart(app);
 
   for (const route of restRoutes) {
     app.route({
@@ -89,7 +89,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         let file: Buffer | undefined;
         if (route.upload) {
-          const got = await readUpload(req, route.upload);
+          const got = await readUpload(req, route.upload, BUNDLE_LIMITS.compressed);
           if ('error' in got) return reply.code(got.status).send(errorBody(got.error, got.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', route.upload));
           file = got.file;
         } else if (req.body !== undefined && !isPlainObject(req.body)) {
@@ -123,25 +123,6 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
       },
     });
   }
-}
-
-/** The one file of a multipart upload, from the named field. */
-async function readUpload(req: FastifyRequest, field: string): Promise<{ file: Buffer } | { error: string; status: number }> {
-  if (!req.isMultipart()) return { error: `${field}: send the file as multipart/form-data`, status: 400 };
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file' && part.fieldname === field) {
-        const file = await part.toBuffer();
-        if (part.file.truncated) return { error: `${field}: file too large`, status: 413 };
-        return { file };
-      }
-      if (part.type === 'file') await part.toBuffer();
-    }
-  } catch (err) {
-    const e = err as { statusCode?: number; message?: string };
-    return { error: `${field}: ${e.message ?? 'bad upload'}`, status: e.statusCode === 413 ? 413 : 400 };
-  }
-  return { error: `${field}: is required (multipart file field)`, status: 400 };
 }
 
 /**

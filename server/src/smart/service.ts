@@ -99,9 +99,10 @@ export class SmartService {
   private dirty = true;
 
   // Changes come in bursts: rebuild at most every 100 ms, and at once when a search needs it.
+  // With smart routing off, nothing is built until something asks (a search, the status).
   private schedule(): void {
     this.dirty = true;
-    if (this.timer) return;
+    if (this.timer || !this.enabled()) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.dirty) this.rebuild();
