@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { createSmartServer } from '../mcp/smart-server';
 import { NodeStreamableTransport, rpcErrorBody } from '../mcp/http-transport';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../services';
 import { createAgentServer } from '../mcp/agent-server';
 import { findGroup } from '../mcp/catalog';
@@ -83,12 +83,45 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return { principal: p, scopeKey, credential: auth.ok ? auth.credential : undefined };
   };
 
-  const sessionFor = (req: FastifyRequest, reply: FastifyReply, username: string | null): AgentSession | null => {
+  type Admitted = NonNullable<Awaited<ReturnType<typeof admit>>>;
+
+  /**
+   * The live session a request names: held here, or restored from its record
+   * (opened on another replica, or before a restart), at most once at a time.
+   */
+  const sessionFor = async (req: FastifyRequest, reply: FastifyReply, admitted: Admitted, smart: boolean): Promise<AgentSession | null> => {
     const id = req.headers['mcp-session-id'] as string;
-    const s = sessions.get(id);
+    const username = admitted.principal?.username ?? null;
+    let s = sessions.get(id);
+    if (!s && sessions.records) {
+      let pending = restoring.get(id);
+      if (!pending) {
+        pending = restore(id, admitted, smart).finally(() => restoring.delete(id));
+        restoring.set(id, pending);
+      }
+      s = await pending;
+    }
     if (!s || s.kind !== 'streamable') return (rpcError(reply, 404, 'Session not found', -32001), null);
     if (s.username !== username) return (rpcError(reply, 403, 'Session belongs to another user'), null);
     return s;
+  };
+
+  const restoring = new Map<string, Promise<AgentSession | undefined>>();
+  const restore = async (id: string, admitted: Admitted, smart: boolean): Promise<AgentSession | undefined> => {
+    const rec = await sessions.records!.find(id).catch(() => undefined);
+    if (!rec || rec.scope !== admitted.scopeKey || rec.smart !== smart) return undefined;
+    const username = admitted.principal?.username ?? null;
+    // Someone else's session is not woken up for them; the caller is told it is not theirs.
+    if (rec.username !== username) return { id, kind: 'streamable', username: rec.username } as AgentSession;
+    let session: AgentSession | undefined;
+    const { server, connect, dispose } = makerFor(smart)(services.agentDeps, rec.scope, () => session?.principal ?? admitted.principal);
+    const transport: NodeStreamableTransport = new NodeStreamableTransport({ onsessioninitialized: () => undefined, onsessionclosed: (sid) => void sessions.close(sid) });
+    transport.onclose = () => void sessions.close(id);
+    await connect(transport);
+    await transport.restore(id, rec.init);
+    session = { id, kind: 'streamable', transport, server, scopeKey: rec.scope, username, principal: admitted.principal, credential: admitted.credential, lastSeen: Date.now(), openStreams: 0, dispose };
+    sessions.add(session);
+    return session;
   };
 
   const makerFor = (smart: boolean): Maker =>
@@ -101,7 +134,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     const username = admitted.principal?.username ?? null;
     const sessionId = req.headers['mcp-session-id'];
     if (sessionId) {
-      const s = sessionFor(req, reply, username);
+      const s = await sessionFor(req, reply, admitted, smart);
       if (!s) return reply;
       s.principal = admitted.principal;
       s.lane = lanePass(services, req.raw, req.routeOptions.url ?? req.url, admitted.principal);
@@ -126,6 +159,11 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
         services.audit.record({ event: 'server_access', actor: username, ip: req.ip, success: true, target: admitted.scopeKey, details: { transport: 'streamable-http' } });
         session = { id, kind: 'streamable', transport, server, scopeKey: admitted.scopeKey, username, principal: admitted.principal, credential: admitted.credential, lastSeen: Date.now(), openStreams: 0, dispose };
         sessions.add(session);
+        const init = (Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body) as JSONRPCMessage & { params?: { protocolVersion?: string } };
+        const now = Date.now();
+        void sessions.records
+          ?.save({ id, scope: admitted.scopeKey, smart, username, protocolVersion: init.params?.protocolVersion ?? null, init, createdAt: now, lastSeen: now })
+          .catch((err) => services.logs.add({ type: 'hub', level: 'warn', message: `Session ${id} could not be recorded: ${(err as Error).message}` }));
       },
       onsessionclosed: (id) => void sessions.close(id),
     });

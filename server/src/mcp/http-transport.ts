@@ -45,8 +45,26 @@ export class NodeStreamableTransport implements Transport {
   private readonly streams = new Map<RequestId, Stream>();
   private standalone?: ServerResponse;
   private closed = false;
+  /** While a session is restored: the replayed `initialize`, whose answer nobody waits for. */
+  private restoring?: { id: RequestId; done: () => void };
 
   constructor(private readonly opts: { onsessioninitialized: (id: string) => void; onsessionclosed?: (id: string) => void }) {}
+
+  /**
+   * Brings back a session opened elsewhere (another replica, or before a
+   * restart): the server is fed the agent's original `initialize` and
+   * `notifications/initialized`, as if it had just answered them, and keeps
+   * the session's id. `onsessioninitialized` is not called again.
+   */
+  async restore(sessionId: string, init: JSONRPCMessage): Promise<void> {
+    this.sessionId = sessionId;
+    const id = (init as Message).id as RequestId;
+    const answered = new Promise<void>((done) => (this.restoring = { id, done }));
+    this.onmessage?.(init);
+    await Promise.race([answered, new Promise((r) => setTimeout(r, 5000).unref())]);
+    this.restoring = undefined;
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  }
 
   async start(): Promise<void> {}
 
@@ -133,6 +151,7 @@ export class NodeStreamableTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as Message;
+    if (this.restoring && isResponse(m) && m.id === this.restoring.id) return this.restoring.done();
     const requestId = isResponse(m) ? (m.id as RequestId) : options?.relatedRequestId;
     const event = () => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     if (requestId === undefined) {

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Principal } from '../auth/principal';
+import type { SessionRecords } from './session-records';
 
 /**
  * What a request into a live session looked like when the full MCP route
@@ -26,14 +27,37 @@ export type AgentSession = {
   lane?: LanePass;
 };
 
-/** Every live agent session; idle ones (no open stream, no request for `ttlMs`) are reaped. */
+/**
+ * Every live agent session; idle ones (no open stream, no request for `ttlMs`)
+ * are reaped. Streamable sessions are also recorded (`records`), so another
+ * replica, or this Hub after a restart, can take them over: a session ended
+ * here is forgotten there, and one ended elsewhere is closed here.
+ */
 export class SessionTable {
   private readonly sessions = new Map<string, AgentSession>();
   private readonly reaper: NodeJS.Timeout;
+  private readonly toucher?: NodeJS.Timeout;
+  private touchedAt = Date.now();
 
-  constructor(private readonly ttlMs: number) {
+  constructor(
+    private readonly ttlMs: number,
+    readonly records?: SessionRecords,
+  ) {
     this.reaper = setInterval(() => this.reap(), Math.min(Math.max(ttlMs / 2, 1000), 60_000));
     this.reaper.unref();
+    if (records) {
+      // Use is recorded every few seconds for the sessions seen since, never per request.
+      this.toucher = setInterval(() => this.touch(), Math.min(Math.max(ttlMs / 4, 1000), 10_000));
+      this.toucher.unref();
+      records.onRemoved((id) => void this.close(id, false));
+    }
+  }
+
+  private touch(): void {
+    const since = this.touchedAt;
+    this.touchedAt = Date.now();
+    const ids = [...this.sessions.values()].filter((s) => s.kind === 'streamable' && (s.lastSeen >= since || s.openStreams > 0)).map((s) => s.id);
+    this.records?.touch(ids);
   }
 
   get size(): number {
@@ -50,11 +74,12 @@ export class SessionTable {
     this.sessions.set(session.id, session);
   }
 
-  /** Forgets the session and closes it (idempotent). */
-  async close(id: string): Promise<void> {
+  /** Closes the session (idempotent); `forget`: it has ended for good, not only in this process. */
+  async close(id: string, forget = true): Promise<void> {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
+    if (forget && s.kind === 'streamable') this.records?.remove(id);
     s.dispose();
     await s.server.close().catch(() => undefined);
   }
@@ -84,6 +109,10 @@ export class SessionTable {
 
   async closeAll(): Promise<void> {
     clearInterval(this.reaper);
-    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+    clearInterval(this.toucher);
+    this.touch();
+    // Stopping this process does not end agents' sessions: they resume on the next start or another replica.
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id, false)));
+    await this.records?.close();
   }
 }
