@@ -9,7 +9,7 @@ import path from 'node:path';
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 await build({
-  entryPoints: { main: path.join(here, 'src/main.ts'), index: path.join(here, 'src/index.ts') },
+  entryPoints: { main: path.join(here, 'src/main.ts'), index: path.join(here, 'src/index.ts'), cli: path.join(here, 'src/cli.ts') },
   outdir: path.join(here, 'dist'),
   bundle: true,
   splitting: true,

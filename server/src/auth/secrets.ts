@@ -113,3 +113,56 @@ export function secretValues(s: Readonly<SettingsFile>): string[] {
   }
   return out;
 }
+
+/**
+ * Everything secret in a settings document: credentials of upstreams and of
+ * Hub's integrations, password and key hashes, TOTP secrets, OAuth state.
+ * A database store keeps these apart from the readable document.
+ */
+export const storedSecretPaths: Paths = [
+  ...serverSecretPaths.map((p) => `mcpServers.*.${p}`),
+  'mcpServers.*.oauth.accessToken',
+  'mcpServers.*.oauth.refreshToken',
+  'mcpServers.*.oauth.tokens',
+  'mcpServers.*.oauth.clientInformation',
+  'mcpServers.*.oauth.codeVerifier',
+  ...systemSecretPaths.map((p) => `systemConfig.${p}`),
+  'users.[].password',
+  'users.[].passwordHistory',
+  'users.[].mfa.secret',
+  'users.[].mfa.pendingSecret',
+  'apiKeys.[].hash',
+  'bearerKeys.[].token',
+];
+
+export type SecretEntry = { path: Key[]; value: unknown };
+
+/** Splits `doc` into a copy without the values `paths` name, and those values with their key paths. */
+export function splitSecrets<T>(doc: T, paths: Paths = storedSecretPaths): { open: T; secrets: SecretEntry[] } {
+  const open = structuredClone(doc);
+  const secrets: SecretEntry[] = [];
+  for (const p of paths) {
+    each(open, p, (parent, key, keys) => {
+      secrets.push({ path: keys, value: parent[key as string] });
+      if (!Array.isArray(parent)) delete parent[key as string];
+    });
+  }
+  return { open, secrets };
+}
+
+/** Puts the values `splitSecrets` took back in place (in `open`, which it returns). */
+export function joinSecrets<T>(open: T, secrets: readonly SecretEntry[]): T {
+  for (const { path, value } of secrets) {
+    let at: unknown = open;
+    for (const k of path.slice(0, -1)) {
+      if (typeof at !== 'object' || at === null) break;
+      at = (at as Obj)[k as string];
+    }
+    const last = path.at(-1)!;
+    if (typeof at === 'object' && at !== null) {
+      // Own data properties only: a key such as "__proto__" stays a plain key.
+      Object.defineProperty(at, last, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return open;
+}
