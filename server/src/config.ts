@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 const boolish = z
@@ -36,6 +37,14 @@ const envSchema = z
     LOG_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(7),
     MCP_ALLOWED_HOSTS: z.string().default(''),
     BODY_LIMIT: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /** The PostgreSQL schema Hub's tables live in (several Hubs can share one database). */
+    HUB_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('hub'),
+    /** A replica's name in logs and the cluster view; the host name and process id when unset. */
+    HUB_REPLICA_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
     HUB_ALLOWED_ENV_VARS: z
       .string()
       .regex(/^\s*([A-Za-z_][A-Za-z0-9_]*\*?\s*(,\s*|$))*$/, 'must be a comma list of variable names, each optionally ending in *')
@@ -78,6 +87,10 @@ export type Config = Readonly<{
   logFiles: Readonly<{ rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number }>;
   /** Extra host names the MCP routes answer to (DNS-rebinding defence). */
   allowedHosts: readonly string[];
+  /** PostgreSQL for several replicas (`DATABASE_URL`); absent: the settings file (lowdb). */
+  database?: Readonly<{ url: string; schema: string }>;
+  /** This process's name among replicas. */
+  replicaId: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -86,7 +99,7 @@ export class ConfigError extends Error {}
  * Variables Hub itself reads, or that its libraries read (libpq's PG*), and
  * any of Hub's namespaces: never reachable through `${VAR}`, whoever writes it.
  */
-const hubNames = new Set([...Object.keys(envSchema.shape), 'DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']);
+const hubNames = new Set([...Object.keys(envSchema.shape), 'REDIS_URL', 'NODE_OPTIONS']);
 const hubPrefixes = /^(HUB_|MCPHUB_|JWT_|AUTH_|SSL_|PG[A-Z]*$)/;
 export const isHubVariable = (name: string) => hubNames.has(name) || hubPrefixes.test(name);
 
@@ -148,6 +161,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     ownSecrets: Object.freeze(ownSecrets),
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL,
     logFiles: Object.freeze({ rotation: e.LOG_ROTATION, maxSize: e.LOG_MAX_SIZE.toLowerCase(), maxFiles: e.LOG_MAX_FILES }),
+    database: e.DATABASE_URL ? Object.freeze({ url: e.DATABASE_URL, schema: e.HUB_DB_SCHEMA }) : undefined,
+    replicaId: e.HUB_REPLICA_ID ?? `${hostname()}-${process.pid}`,
     allowedHosts: Object.freeze(e.MCP_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
     ...overrides,
   };

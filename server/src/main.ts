@@ -30,7 +30,11 @@ async function main() {
     // Printed once, on the first start only: the hash is all that is kept.
     console.log(`\nFirst start: created admin user "${config.adminUsername}" with password: ${generatedAdminPassword}\nChange it after logging in.\n`);
   }
-  console.log(`Data folder: ${config.dataDir} (settings ${config.settingsPath}, logs ${path.join(config.dataDir, 'logs')})`);
+  if (config.database) {
+    console.log(`Settings, sessions, logs and audit in PostgreSQL (schema ${config.database.schema}); replica ${config.replicaId}; log files in ${path.join(config.dataDir, 'logs')}`);
+  } else {
+    console.log(`Data folder: ${config.dataDir} (settings ${config.settingsPath}, logs ${path.join(config.dataDir, 'logs')})`);
+  }
   console.log(`Hub listening on ${address} (console at ${address}/)`);
 }
 

@@ -14,8 +14,11 @@ export class TokenService {
   ) {}
 
   /** Uses the configured secret, else one kept in the data folder so restarts keep sessions. */
-  static async create(opts: { secret?: string; dataDir: string; expiresInSeconds: number }): Promise<TokenService> {
-    const secret = opts.secret ?? (await loadOrCreateSecret(path.join(opts.dataDir, '.jwt_secret')));
+  /** `shared`: where replicas keep one secret between them (the database), instead of the data folder. */
+  static async create(opts: { secret?: string; dataDir: string; expiresInSeconds: number; shared?: (create: () => string) => Promise<string> }): Promise<TokenService> {
+    const secret =
+      opts.secret ??
+      (opts.shared ? await opts.shared(() => randomBytes(48).toString('base64url')) : await loadOrCreateSecret(path.join(opts.dataDir, '.jwt_secret')));
     return new TokenService(secret, opts.expiresInSeconds);
   }
 

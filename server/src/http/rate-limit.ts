@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Services } from '../services';
+import { rateLimitStore } from '../cluster/counters';
 
 export const rateLimitDefaults = {
   enabled: false,
@@ -33,6 +34,8 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     addHeaders: atStart.standardHeaders
       ? { 'ratelimit-limit': true, 'ratelimit-remaining': true, 'ratelimit-reset': true, 'retry-after': true }
       : { 'x-ratelimit-limit': atStart.legacyHeaders, 'x-ratelimit-remaining': atStart.legacyHeaders, 'x-ratelimit-reset': atStart.legacyHeaders, 'retry-after': true },
+    // Replicas count together, so the limit holds for the Hub, not per replica.
+    ...(services.cluster.db ? { store: rateLimitStore(services.cluster.counters) } : {}),
     errorResponseBuilder: (_req, context) => ({ statusCode: context.statusCode, message: cfg().message }),
   });
 }

@@ -1,5 +1,5 @@
 import type { EventBus } from '../events/bus';
-import type { LogService } from './logs';
+import type { LogEntry, LogService } from './logs';
 import type { Metrics } from './metrics';
 import { Ring } from './ring';
 import type { Redactor } from './redact';
@@ -67,6 +67,16 @@ export class Activity {
       requestId: call.requestId,
     }, true);
     this.bus.publish('tool.call', { server: call.server, tool: call.tool, duration: call.duration, ok: call.ok, user: call.user, at: entry.timestamp, error });
+  }
+
+  /** A call another replica served, from its log entry: kept for the monitoring reads and published live. */
+  ingest(e: LogEntry): void {
+    if (e.type !== 'tool_call' || !e.server || !e.tool) return;
+    const ok = e.status === 'success';
+    const error = ok ? undefined : /failed: (.*) in [\d.]+ ms$/.exec(e.message)?.[1];
+    const at = Date.parse(e.timestamp);
+    this.calls.push({ server: e.server, tool: e.tool, duration: e.duration ?? 0, ok, user: e.userId, error, requestId: e.requestId, at });
+    this.bus.publish('tool.call', { server: e.server, tool: e.tool, duration: e.duration ?? 0, ok, user: e.userId, at: e.timestamp, error });
   }
 
   /** Calls of the last `sinceMs`, of one server, and those `keep` lets through (a caller's read scope). */

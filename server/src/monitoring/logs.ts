@@ -23,6 +23,8 @@ export type LogEntry = {
   status?: string;
   requestId?: string;
   userId?: string;
+  /** The replica that wrote it, on entries that came from another replica. */
+  replica?: string;
 };
 
 export type LogFilter = {
@@ -124,6 +126,14 @@ export class LogService {
     }
     this.bus.publish('log.entry', full);
     return full;
+  }
+
+  /** An entry written by another replica: kept and published here, not written to this replica's files. */
+  ingest(entry: LogEntry): LogEntry {
+    const local = { ...entry, id: ++this.seq };
+    this.window.push(local);
+    this.bus.publish('log.entry', local);
+    return local;
   }
 
   query(filter: LogFilter, limit = 1000): LogEntry[] {

@@ -37,6 +37,7 @@ export class Watchdog {
   }
 
   start(): void {
+    if (this.off) return;
     this.off = this.bus.subscribe('server.status', ({ name, status, error, change }) => {
       if (change !== 'lists') this.onStatus(name, status, error);
     });
@@ -137,7 +138,9 @@ export class Watchdog {
 
   stop(): void {
     this.off?.();
+    this.off = undefined;
     for (const t of this.timers) clearInterval(t);
+    this.timers = [];
     clearTimeout(this.healthTimer);
   }
 }

@@ -42,7 +42,16 @@ export const monitoringRouter = router({
   health: requires('monitoring:read').query(({ ctx }) => {
     const servers = ctx.services.servers.list(ctx.principal).map((s) => ({ name: s.name, status: s.status, error: s.error }));
     const down = servers.filter((s) => s.status === 'error' || s.status === 'disconnected');
-    return { status: down.length ? 'degraded' : 'ok', uptime: process.uptime(), timestamp: new Date().toISOString(), servers, store: ctx.services.store.stats().failedWrites ? 'degraded' : 'ok' };
+    const cluster = ctx.services.cluster;
+    return {
+      status: down.length ? 'degraded' : 'ok',
+      uptime: process.uptime(),
+      timestamp: new Date().toISOString(),
+      servers,
+      store: ctx.services.store.stats().failedWrites ? 'degraded' : 'ok',
+      // Which replica answered, and whether it runs the once-per-Hub jobs.
+      replica: { id: cluster.replicaId, leader: cluster.leader.isLeader, storage: cluster.db ? 'postgres' : 'lowdb' },
+    };
   }),
 
   overview: requires('monitoring:read').query(({ ctx }) => {

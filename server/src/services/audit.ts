@@ -15,44 +15,30 @@ export type AuditEntry = {
   details?: Record<string, unknown>;
 };
 
-/**
- * The audit trail, one JSON line per event in `<data folder>/audit.log`.
- * Appends are batched off the request path; entries older than the
- * retention are dropped at start.
- */
-export class AuditService {
-  private buffer: string[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private timer?: NodeJS.Timeout;
+export type AuditFilter = { startDate?: Date; endDate?: Date; event?: string; actor?: string; limit: number };
 
-  constructor(
-    private readonly file: string,
-    private readonly store: Store,
-    private readonly retentionDays = 90,
-  ) {}
+/** Where audit entries are kept: a file of a single Hub, or PostgreSQL shared by replicas. */
+export interface AuditSink {
+  /** Drops entries older than `retentionDays`. */
+  prune(retentionDays: number): Promise<void>;
+  append(entries: AuditEntry[]): Promise<void>;
+  /** Newest first. */
+  query(filter: AuditFilter): Promise<AuditEntry[]>;
+}
 
-  async init(): Promise<void> {
+/** One JSON line per event in `<data folder>/audit.log`. */
+export class FileAuditSink implements AuditSink {
+  constructor(private readonly file: string) {}
+
+  async prune(retentionDays: number): Promise<void> {
     const all = await this.read();
-    const cutoff = Date.now() - this.retentionDays * 86_400_000;
+    const cutoff = Date.now() - retentionDays * 86_400_000;
     const kept = all.filter((e) => Date.parse(e.timestamp) >= cutoff);
-    if (kept.length !== all.length) await writeFile(this.file, kept.map((e) => JSON.stringify(e) + '\n').join(''));
+    if (kept.length !== all.length) await writeFile(this.file, kept.map((e) => JSON.stringify(e) + '\n').join(''), { mode: 0o600 });
   }
 
-  record(entry: Omit<AuditEntry, 'timestamp'>): void {
-    const cfg = this.store.get().systemConfig.audit;
-    if (cfg?.enabled === false) return;
-    if (cfg?.events && !cfg.events.includes(entry.event)) return;
-    this.buffer.push(JSON.stringify({ timestamp: new Date().toISOString(), ...entry }) + '\n');
-    this.timer ??= setTimeout(() => void this.flush(), 200);
-  }
-
-  async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const lines = this.buffer.join('');
-    this.buffer = [];
-    if (lines) this.flushing = this.flushing.then(() => appendFile(this.file, lines, { mode: 0o600 })).catch(() => undefined);
-    await this.flushing;
+  async append(entries: AuditEntry[]): Promise<void> {
+    await appendFile(this.file, entries.map((e) => JSON.stringify(e) + '\n').join(''), { mode: 0o600 });
   }
 
   private async read(): Promise<AuditEntry[]> {
@@ -71,13 +57,58 @@ export class AuditService {
     });
   }
 
-  async query(filter: { startDate?: Date; endDate?: Date; event?: string; actor?: string; limit: number }): Promise<AuditEntry[]> {
-    await this.flush();
+  async query(filter: AuditFilter): Promise<AuditEntry[]> {
     const out = (await this.read()).filter((e) => {
       const t = Date.parse(e.timestamp);
       return (!filter.startDate || t >= filter.startDate.getTime()) && (!filter.endDate || t <= filter.endDate.getTime()) &&
         (!filter.event || e.event === filter.event) && (!filter.actor || e.actor === filter.actor);
     });
     return out.slice(-filter.limit).reverse();
+  }
+}
+
+/**
+ * The audit trail. Appends are batched off the request path; entries older
+ * than the retention are dropped at start (and by the leader's retention job).
+ */
+export class AuditService {
+  private buffer: AuditEntry[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly sink: AuditSink,
+    private readonly store: Store,
+    readonly retentionDays = 90,
+  ) {}
+
+  async init(): Promise<void> {
+    await this.prune();
+  }
+
+  prune(): Promise<void> {
+    return this.sink.prune(this.retentionDays);
+  }
+
+  record(entry: Omit<AuditEntry, 'timestamp'>): void {
+    const cfg = this.store.get().systemConfig.audit;
+    if (cfg?.enabled === false) return;
+    if (cfg?.events && !cfg.events.includes(entry.event)) return;
+    this.buffer.push({ timestamp: new Date().toISOString(), ...entry });
+    this.timer ??= setTimeout(() => void this.flush(), 200);
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const entries = this.buffer;
+    this.buffer = [];
+    if (entries.length) this.flushing = this.flushing.then(() => this.sink.append(entries)).catch(() => undefined);
+    await this.flushing;
+  }
+
+  async query(filter: AuditFilter): Promise<AuditEntry[]> {
+    await this.flush();
+    return this.sink.query(filter);
   }
 }

@@ -7,6 +7,7 @@ import { burnVerification, hashPassword, isLegacyHash, verifyPassword } from '..
 import { rolePermissions } from '../auth/permissions';
 import type { Principal } from '../auth/principal';
 import { KeysService } from './keys';
+import type { Counters } from '../cluster/counters';
 import { AttemptLimiter } from '../auth/attempts';
 import type { MfaService } from './mfa';
 import type { DatabaseUsers } from './db-users';
@@ -51,8 +52,13 @@ export class AuthService {
     private readonly keys: KeysService,
     private readonly mfa: MfaService,
     private readonly database: DatabaseUsers,
+    counters?: Counters,
   ) {
     store.onChange(() => this.verified.clear());
+    this.attempts = new AttemptLimiter(() => {
+      const r = this.store.get().systemConfig.rateLimit;
+      return { max: r?.loginMax ?? 10, windowMs: r?.windowMs ?? 900_000 };
+    }, counters);
   }
 
   /**
@@ -99,8 +105,9 @@ export class AuthService {
     if (this.store.get().users.length > 0) return undefined;
     const generated = password ? undefined : randomBytes(18).toString('base64url');
     const hash = await hashPassword(password ?? generated!);
-    await this.store.update((s) => {
-      if (s.users.length > 0) return;
+    // Replicas starting together: the check runs again on the stored state, and only the one that created the admin tells its password.
+    const created = await this.store.update((s) => {
+      if (s.users.length > 0) return false;
       s.users.push({
         username,
         password: hash,
@@ -109,15 +116,13 @@ export class AuthService {
         generatedPassword: generated ? true : undefined,
         passwordChangedAt: new Date().toISOString(),
       });
+      return true;
     });
-    return generated;
+    return created ? generated : undefined;
   }
 
-  /** Failed logins and one-time codes per `<username>|<address>` (see AttemptLimiter). */
-  readonly attempts = new AttemptLimiter(() => {
-    const r = this.store.get().systemConfig.rateLimit;
-    return { max: r?.loginMax ?? 10, windowMs: r?.windowMs ?? 900_000 };
-  });
+  /** Failed logins and one-time codes per `<username>|<address>` (see AttemptLimiter), shared by replicas. */
+  readonly attempts: AttemptLimiter;
 
   login(input: LoginInput, ip = ''): Promise<LoginResult> {
     return this.attempts.guard(this.attemptKey(input.username, ip), 'logins', () => this.checkLogin(input), (err) => err instanceof TRPCError && err.code === 'UNAUTHORIZED');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config';
-import { LowdbStore } from '../store/lowdb-store';
+import { openCluster, type Cluster } from '../cluster/cluster';
+import { PgFeed } from '../events/pg-feed';
 import type { Store } from '../store/store';
 import { MemoryBus, type EventBus } from '../events/bus';
 import { TokenService } from '../auth/tokens';
@@ -28,6 +29,8 @@ import { secretValues } from '../auth/secrets';
 
 export type Services = {
   config: Config;
+  /** What replicas share, and which one leads (a single Hub: its data folder, and itself). */
+  cluster: Cluster;
   store: Store;
   bus: EventBus;
   auth: AuthService;
@@ -62,17 +65,19 @@ export type Services = {
 export type Bootstrap = { generatedAdminPassword?: string };
 
 export async function createServices(config: Config): Promise<{ services: Services; bootstrap: Bootstrap }> {
-  const store = await LowdbStore.open(config.settingsPath);
+  const cluster = await openCluster(config);
+  const store = cluster.store;
   const bus = new MemoryBus();
   const tokens = await TokenService.create({
     secret: config.jwtSecret,
     dataDir: config.dataDir,
     expiresInSeconds: config.jwtExpiresInSeconds,
+    shared: cluster.sharedSecret,
   });
   const keys = new KeysService(store);
   const mfa = new MfaService(store);
   const databaseUsers = new DatabaseUsers(store);
-  const auth = new AuthService(store, tokens, keys, mfa, databaseUsers);
+  const auth = new AuthService(store, tokens, keys, mfa, databaseUsers, cluster.counters);
   const settings = new SettingsService(store);
   const stopRelay = store.onChange((revision) =>
     bus.publish('settings.changed', { revision, at: new Date().toISOString() }),
@@ -83,7 +88,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   // Where clients reach Hub: install.baseUrl, else the address it listens on (never a request's Host).
   const publicUrl = () => (store.get().systemConfig.install?.baseUrl || runtime.origin).replace(/\/$/, '');
   const callbackUrl = () => `${publicUrl()}/oauth/callback`;
-  const audit = new AuditService(path.join(config.dataDir, 'audit.log'), store);
+  const audit = new AuditService(cluster.audit, store);
   await audit.init();
   // Hub's own secrets and those in the settings never appear in logs or in text shown to callers.
   const redactor = new Redactor();
@@ -94,7 +99,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const registry = new ServerRegistry(store, bus, config, callbackUrl, redactor, logs);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
-  const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000);
+  const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000, cluster.sessions);
   const metrics = new Metrics({
     upstreams: () =>
       Object.keys(store.get().mcpServers).map((name) => {
@@ -107,7 +112,18 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const watchdog = new Watchdog(store, bus, registry, logs, activity);
   const smart = new SmartService(store, catalog, bus, config.dataDir);
   await smart.init();
-  watchdog.start();
+  // Other replicas' log lines and tool calls show here too (PostgreSQL only).
+  const feed = cluster.db && cluster.listener ? new PgFeed(cluster.db, cluster.listener, cluster.replicaId, bus, logs, activity) : undefined;
+  await feed?.start();
+  // Health checks, alerts and webhooks, and clean-up run once per Hub: on the leader.
+  const stopLeading = cluster.leader.watch((leader) => (leader ? watchdog.start() : watchdog.stop()));
+  const retention = setInterval(() => {
+    if (!cluster.leader.isLeader) return;
+    void cluster.retention();
+    void feed?.prune(7).catch(() => undefined);
+    void audit.prune().catch(() => undefined);
+  }, 10 * 60_000);
+  retention.unref();
   // Settings edits reach the live connections whichever door they came through. The
   // store calls this before its update resolves, so a service that just changed a
   // server can read its new live state right away.
@@ -128,6 +144,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const stopRevalidate = store.onChange(revalidate);
   const services: Services = {
     config,
+    cluster,
     store,
     bus,
     auth,
@@ -158,14 +175,18 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopSecrets();
       stopSync();
       stopRevalidate();
+      stopLeading();
+      clearInterval(retention);
       watchdog.stop();
       smart.stop();
       await sessions.closeAll();
       await audit.flush();
       await databaseUsers.close();
+      await feed?.close();
       await logs.close();
       await registry.stopAll();
       await store.close();
+      await cluster.close();
     },
   };
   return { services, bootstrap: { generatedAdminPassword } };
