@@ -3,6 +3,7 @@ import { logFanout } from './log-fanout';
 import { searchLatency } from './search-latency';
 import { retrieval } from './retrieval';
 import { footprint } from './footprint';
+import { scaleOut } from './scale-out';
 
 const only = process.argv[2];
 if (!only || only === 'hot-path') {
@@ -24,5 +25,14 @@ if (!only || only === 'search') {
 if (!only || only === 'footprint') {
   console.log('\n# Footprint (pnpm start, idle, 100 servers, 200 sessions)');
   for (const line of await footprint()) console.log(line);
+}
+if (!only || only === 'scale-out') {
+  console.log('\n# Scale-out (HAProxy, 1 vs 3 replicas on PostgreSQL)');
+  // Needs the machine's PostgreSQL and Debian's haproxy, as the replica tests do.
+  try {
+    for (const line of await scaleOut()) console.log(line);
+  } catch (err) {
+    console.log(`not measured: ${(err as Error).message} (needs PostgreSQL on 127.0.0.1:5432 and haproxy; .ci/run installs both)`);
+  }
 }
 process.exit(0);

@@ -15,6 +15,7 @@ import { ToolsService } from './tools';
 import { GroupsService } from './groups';
 import { UsersService } from './users';
 import { AuditService } from './audit';
+import { OAuthRefresher } from '../servers/oauth-refresh';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -116,7 +117,8 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const feed = cluster.db && cluster.listener ? new PgFeed(cluster.db, cluster.listener, cluster.replicaId, bus, logs, activity) : undefined;
   await feed?.start();
   // Health checks, alerts and webhooks, and clean-up run once per Hub: on the leader.
-  const stopLeading = cluster.leader.watch((leader) => (leader ? watchdog.start() : watchdog.stop()));
+  const refresher = new OAuthRefresher(store, logs, config.expansionEnv);
+  const stopLeading = cluster.leader.watch((leader) => (leader ? (watchdog.start(), refresher.start()) : (watchdog.stop(), refresher.stop())));
   const retention = setInterval(() => {
     if (!cluster.leader.isLeader) return;
     void cluster.retention();
@@ -178,6 +180,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopLeading();
       clearInterval(retention);
       watchdog.stop();
+      refresher.stop();
       smart.stop();
       await sessions.closeAll();
       await audit.flush();
