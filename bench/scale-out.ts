@@ -4,6 +4,7 @@
  * per call, at most 4 at once per process: each replica runs its own child),
  * and the CPU each replica spends per call next to a single lowdb Hub under
  * the same per-process load. Rounds are interleaved and medians reported.
+ * `SCALE_PROF=1` writes a CPU profile of each Hub to /tmp/prof.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ type Hub = { id: string; pid: number; port: number; url: string; done: () => Pro
 async function startHub(id: string, env: Record<string, string>): Promise<Hub> {
   const dir = mkdtempSync(path.join(tmpdir(), `hub-scale-${id}-`));
   const cmd = hubCommand(root);
-  const p = await start(process.execPath, cmd.args, {
+  const p = await start(process.execPath, [...(process.env.SCALE_PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof", `--cpu-prof-name=${id}.cpuprofile`] : []), ...cmd.args], {
     ...cmd.env,
     PORT: '0',
     LOG_LEVEL: 'warn',

@@ -89,6 +89,28 @@ test('a change on A is live on B\'s console and on an agent connected to C withi
   await client.close();
 });
 
+test('a tool call served by C is in A\'s logs on the next read and live on B\'s call feed', async () => {
+  const [a, b, c] = replicas as [Replica, Replica, Replica];
+  const live = wsClient(b.url, token);
+  const seen: string[] = [];
+  let ready = false;
+  const sub = live.client.monitoring.onCall.subscribe(undefined, { onStarted: () => (ready = true), onData: (d) => void seen.push(JSON.stringify(d)) });
+  await waitFor(() => ready, 5000, 'subscription');
+  const requestId = `req-${Date.now()}`;
+  const call = await fetch(`${c.url}/api/tools/call/dyn`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify({ toolName: 'last-cancel', arguments: {} }),
+  });
+  assert.is(call.status, 200);
+  await waitFor(() => seen.some((d) => d.includes('last-cancel')), 3000, 'the call on B\'s live feed');
+  const logs = await api(a.url, 'GET', '/api/logs?type=tool_call&limit=5000');
+  const entry = logs.body.data.find((e: { tool?: string; replica?: string }) => e.tool === 'last-cancel' && e.replica === 'c');
+  assert.ok(entry, 'the call in A\'s logs, marked with the replica that served it');
+  sub.unsubscribe();
+  live.close();
+});
+
 test('1,000 concurrent writes spread over the three replicas: every acknowledged one is there, none twice', async () => {
   const results = await Promise.all(
     Array.from({ length: 1000 }, (_, i) => api(replicas[i % 3]!.url, 'POST', '/api/groups', { name: `team-${i}`, description: `w${i}` })),
@@ -106,6 +128,29 @@ test('1,000 concurrent writes spread over the three replicas: every acknowledged
     assert.is(teams.length, acked.length);
     for (const n of acked) assert.ok(teams.includes(n), `${n} lost on ${r.id}`);
   }
+});
+
+test('failed logins and request counts are shared: the limits hold for the Hub, not per replica', async () => {
+  assert.ok((await api(replicas[0]!.url, 'POST', '/api/users', { username: 'locky', password: 'locky-pass-123' })).status < 300);
+  const login = (r: Replica, password: string) =>
+    fetch(`${r.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'locky', password }) }).then((res) => res.status);
+  // Ten failures (loginMax) spread over the three replicas lock the account on all of them.
+  for (let i = 0; i < 10; i++) assert.is(await login(replicas[i % 3]!, 'wrong-password'), 401);
+  for (const r of replicas) assert.is(await login(r, 'locky-pass-123'), 429, `locked on ${r.id}`);
+  // The general request limit counts every replica's requests together.
+  assert.is((await api(replicas[0]!.url, 'PUT', '/api/system-config', { rateLimit: { enabled: true, max: 30, windowMs: 4000 } })).status, 200);
+  await new Promise((r) => setTimeout(r, 300));
+  const statuses: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    statuses.push((await api(replicas[i % 3]!.url, 'GET', '/api/groups')).status);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const ok = statuses.filter((st) => st === 200).length;
+  console.log(`    ${ok} of 60 requests admitted with a Hub-wide limit of 30`);
+  assert.ok(statuses.includes(429), 'the limit was reached');
+  assert.ok(ok < 45, `${ok} admitted: the replicas did not count together`);
+  await new Promise((r) => setTimeout(r, 4500));
+  assert.is((await api(replicas[1]!.url, 'PUT', '/api/system-config', { rateLimit: { enabled: false } })).status, 200);
 });
 
 test('an agent\'s session goes on through HAProxy after the replica that created it is killed', async () => {

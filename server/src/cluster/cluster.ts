@@ -11,7 +11,7 @@ import { FileAuditSink, type AuditSink } from '../services/audit';
 import type { Store } from '../store/store';
 import type { SessionRecords } from '../mcp/session-records';
 import { AdvisoryLeader, SoleLeader, type Leadership } from './leader';
-import { MemoryCounters, PgCounters, type Counters } from './counters';
+import { MemoryCounters, PgCounters, SyncedCounters, type Counters } from './counters';
 
 /**
  * Where a Hub keeps what it shares: the data folder of a single Hub (lowdb),
@@ -24,6 +24,8 @@ export type Cluster = {
   sessions: SessionRecords;
   audit: AuditSink;
   counters: Counters;
+  /** Requests per address across replicas (PostgreSQL only; a single Hub counts in memory). */
+  requestCounters?: Counters;
   leader: Leadership;
   /** Present with PostgreSQL. */
   db?: Database;
@@ -57,6 +59,7 @@ export async function openCluster(config: Config): Promise<Cluster> {
   const sessions = new PgSessions(db, listener, ttlMs, config.replicaId);
   await sessions.start();
   const counters = new PgCounters(db);
+  const requestCounters = new SyncedCounters(db);
   const leader = new AdvisoryLeader(db);
   leader.start();
   return {
@@ -65,6 +68,7 @@ export async function openCluster(config: Config): Promise<Cluster> {
     sessions,
     audit: new PgAuditSink(db),
     counters,
+    requestCounters,
     leader,
     db,
     listener,
@@ -74,6 +78,7 @@ export async function openCluster(config: Config): Promise<Cluster> {
       await counters.expire().catch(() => undefined);
     },
     async close() {
+      requestCounters.close();
       await leader.close();
       await listener.close();
       await db.pool.end().catch(() => undefined);

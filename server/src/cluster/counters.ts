@@ -63,6 +63,80 @@ export class PgCounters implements Counters {
   }
 }
 
+/**
+ * Request counters shared by replicas without a database round trip per
+ * request: each replica counts locally and every `everyMs` adds its counts
+ * to PostgreSQL and reads the Hub-wide totals back. A limit may be passed by
+ * what the replicas admit within one sync interval; the request path never waits.
+ */
+export class SyncedCounters implements Counters {
+  private readonly local = new Map<string, { base: number; delta: number; until: number; windowMs: number }>();
+  private readonly timer: NodeJS.Timeout;
+  private syncing = false;
+
+  constructor(
+    private readonly db: Database,
+    everyMs = 250,
+  ) {
+    this.timer = setInterval(() => void this.sync(), everyMs);
+    this.timer.unref();
+  }
+
+  async incr(key: string, windowMs: number): Promise<Count> {
+    const now = Date.now();
+    let c = this.local.get(key);
+    if (!c || c.until <= now) {
+      c = { base: 0, delta: 0, until: now + windowMs, windowMs };
+      this.local.set(key, c);
+    }
+    c.delta++;
+    return { count: c.base + c.delta, ttlMs: c.until - now };
+  }
+
+  async peek(key: string): Promise<Count | null> {
+    const c = this.local.get(key);
+    const now = Date.now();
+    return c && c.until > now ? { count: c.base + c.delta, ttlMs: c.until - now } : null;
+  }
+
+  async sync(): Promise<void> {
+    if (this.syncing) return;
+    const now = Date.now();
+    for (const [k, c] of this.local) if (c.until <= now) this.local.delete(k);
+    const due = [...this.local].filter(([, c]) => c.delta > 0);
+    if (due.length === 0) return;
+    this.syncing = true;
+    const sent = due.map(([, c]) => c.delta);
+    try {
+      const { rows } = await this.db.pool.query<{ key: string; count: number; ttl: number }>(
+        `INSERT INTO ${table(this.db, 'counters')} AS c (key, count, until)
+           SELECT k, d, now() + make_interval(secs => w) FROM unnest($1::text[], $2::int[], $3::float8[]) AS t(k, d, w)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN c.until <= now() THEN EXCLUDED.count ELSE c.count + EXCLUDED.count END,
+           until = CASE WHEN c.until <= now() THEN EXCLUDED.until ELSE c.until END
+         RETURNING key, count, (extract(epoch FROM until - now()) * 1000)::float8 AS ttl`,
+        [due.map(([k]) => k), sent, due.map(([, c]) => c.windowMs / 1000)],
+      );
+      const at = Date.now();
+      for (const [i, [k, c]] of due.entries()) {
+        const row = rows.find((r) => r.key === k);
+        if (!row || this.local.get(k) !== c) continue;
+        c.delta -= sent[i]!;
+        c.base = row.count;
+        c.until = at + Math.max(0, row.ttl);
+      }
+    } catch {
+      // The database is away: counts stay local and are sent with the next sync.
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
+
 /** A `@fastify/rate-limit` store over shared counters (its callback interface). */
 export function rateLimitStore(counters: Counters) {
   return class SharedRateStore {

@@ -22,6 +22,8 @@ export type Topic = keyof HubEvents;
 export interface EventBus {
   publish<K extends Topic>(topic: K, payload: HubEvents[K]): void;
   subscribe<K extends Topic>(topic: K, handler: (payload: HubEvents[K]) => void): () => void;
+  /** How many handlers listen to `topic` (work for nobody can be skipped). */
+  listeners(topic: Topic): number;
 }
 
 export class MemoryBus implements EventBus {
@@ -37,6 +39,10 @@ export class MemoryBus implements EventBus {
         // A failing subscriber must not break the publisher or the others.
       }
     }
+  }
+
+  listeners(topic: Topic): number {
+    return this.handlers.get(topic)?.size ?? 0;
   }
 
   subscribe<K extends Topic>(topic: K, handler: (payload: HubEvents[K]) => void): () => void {

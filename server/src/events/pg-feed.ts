@@ -8,11 +8,14 @@ type Row = { id: string; replica: string; entry: LogEntry };
 
 /**
  * Log entries (tool calls among them) shared between replicas: each replica
- * writes its own in batches (every 100 ms, off the request path), then
- * notifies; the others read what is new and show it in their logs, live
- * streams and monitoring. A poll catches a lost notification. Ids are read
- * with a look-back, since a batch committed late can hold lower ids than one
- * already read.
+ * writes its own in batches (every 200 ms, off the request path) and
+ * announces the batch's id range. A replica reads other replicas' entries
+ * only when someone looks: while it has live subscribers (log streams, call
+ * feeds) it reads each announced range at once; otherwise the next read of
+ * logs or monitoring catches up first (`catchUp`). A poll of ids alone (a batch
+ * committed late can hold lower ids than one already read) catches a lost
+ * announcement, and no entry is read twice. So replicas nobody watches spend
+ * nothing on each other's traffic.
  */
 export class PgFeed {
   private buffer: LogEntry[] = [];
@@ -21,6 +24,8 @@ export class PgFeed {
   private last = 0;
   private readonly seen = new Set<number>();
   private pulling?: Promise<void>;
+  /** Entries may have arrived that this replica has not read. */
+  private behind = false;
   private again = false;
   private writing: Promise<void> = Promise.resolve();
   private readonly offs: Array<() => void> = [];
@@ -46,14 +51,18 @@ export class PgFeed {
       this.bus.subscribe('log.entry', (e) => {
         if (e.replica) return; // another replica's, already stored
         this.buffer.push(e);
-        this.timer ??= setTimeout(() => void this.flush(), 100);
+        this.timer ??= setTimeout(() => void this.flush(), 200);
       }),
-      await this.listener.listen('feed', (from) => {
-        if (from !== this.replica) this.pull();
+      await this.listener.listen('feed', (payload) => {
+        const [from, lo, hi] = payload.split(' ');
+        if (from === this.replica) return;
+        if (!this.watched()) this.behind = true;
+        else if (this.behind) this.pull();
+        else this.fetch(from!, Number(lo), Number(hi));
       }),
-      this.listener.onReconnect(() => this.pull()),
+      this.listener.onReconnect(() => (this.watched() ? this.pull() : void (this.behind = true))),
     );
-    this.poller = setInterval(() => this.pull(), 2000);
+    this.poller = setInterval(() => (this.watched() ? this.pull() : void (this.behind = true)), 2000);
     this.poller.unref();
   }
 
@@ -65,31 +74,59 @@ export class PgFeed {
     if (batch.length === 0) return this.writing;
     this.writing = this.writing
       .then(async () => {
-        await this.db.pool.query(
-          `INSERT INTO ${table(this.db, 'logs')} (at, replica, entry) SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::jsonb[])`,
+        const { rows } = await this.db.pool.query<{ id: string }>(
+          `INSERT INTO ${table(this.db, 'logs')} (at, replica, entry) SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::jsonb[]) RETURNING id`,
           [batch.map((e) => e.timestamp), batch.map(() => this.replica), batch.map(({ id: _id, ...e }) => JSON.stringify(e))],
         );
-        await this.listener.notify('feed', this.replica);
+        const ids = rows.map((r) => Number(r.id));
+        for (const id of ids) this.seen.add(id);
+        await this.listener.notify('feed', `${this.replica} ${Math.min(...ids)} ${Math.max(...ids)}`);
       })
       .catch(() => undefined); // the database is away: these lines stay in this replica's window and files
     return this.writing;
   }
 
-  /** Reads other replicas' new entries, one pass at a time. */
+  /** Someone here follows live entries (this feed's own subscription aside). */
+  private watched(): boolean {
+    return this.bus.listeners('log.entry') > 1 || this.bus.listeners('tool.call') > 0;
+  }
+
+  /** Before a read of logs or monitoring: other replicas' entries up to now. */
+  catchUp(): Promise<void> {
+    if (!this.behind) return this.pulling ?? Promise.resolve();
+    this.pull();
+    return this.pulling ?? Promise.resolve();
+  }
+
+  /** Reads one announced batch of another replica. */
+  private fetch(from: string, lo: number, hi: number): void {
+    if (!(lo > 0 && hi >= lo)) return this.pull();
+    void this.db.pool
+      .query<Row>(`SELECT id, replica, entry FROM ${table(this.db, 'logs')} WHERE id BETWEEN $1 AND $2 AND replica = $3 ORDER BY id`, [lo, hi, from])
+      .then(({ rows }) => this.take(rows))
+      .catch(() => this.pull());
+  }
+
+  /** The safety net: ids of other replicas' recent entries, then only those not seen yet. */
   pull(): void {
     if (this.pulling) return void (this.again = true);
+    this.behind = false;
     this.pulling = (async () => {
       do {
         this.again = false;
-        const { rows } = await this.db.pool.query<Row>(
-          `SELECT id, replica, entry FROM ${table(this.db, 'logs')}
-           WHERE replica <> $2 AND (id > $3 OR (id > $1 AND at > now() - interval '10 seconds')) ORDER BY id LIMIT 5000`,
+        const { rows: recent } = await this.db.pool.query<{ id: string }>(
+          `SELECT id FROM ${table(this.db, 'logs')}
+           WHERE replica <> $2 AND (id > $3 OR (id > $1 AND at > now() - interval '10 seconds')) ORDER BY id DESC LIMIT 5000`,
           [Math.max(0, this.last - 500), this.replica, this.last],
         );
+        // After a long quiet spell only the latest entries matter: the windows keep no more.
+        const missing = recent.map((r) => Number(r.id)).filter((id) => !this.seen.has(id)).slice(0, 2000);
+        if (missing.length === 0) continue;
+        const { rows } = await this.db.pool.query<Row>(`SELECT id, replica, entry FROM ${table(this.db, 'logs')} WHERE id = ANY($1) ORDER BY id`, [missing]);
         this.take(rows);
       } while (this.again);
     })()
-      .catch(() => undefined)
+      .catch(() => void (this.behind = true))
       .finally(() => (this.pulling = undefined));
   }
 

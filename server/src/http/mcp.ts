@@ -161,9 +161,9 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
         sessions.add(session);
         const init = (Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body) as JSONRPCMessage & { params?: { protocolVersion?: string } };
         const now = Date.now();
-        void sessions.records
+        return sessions.records
           ?.save({ id, scope: admitted.scopeKey, smart, username, protocolVersion: init.params?.protocolVersion ?? null, init, createdAt: now, lastSeen: now })
-          .catch((err) => services.logs.add({ type: 'hub', level: 'warn', message: `Session ${id} could not be recorded: ${(err as Error).message}` }));
+          .catch((err) => void services.logs.add({ type: 'hub', level: 'warn', message: `Session ${id} could not be recorded: ${(err as Error).message}` }));
       },
       onsessionclosed: (id) => void sessions.close(id),
     });

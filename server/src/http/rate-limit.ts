@@ -34,8 +34,8 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     addHeaders: atStart.standardHeaders
       ? { 'ratelimit-limit': true, 'ratelimit-remaining': true, 'ratelimit-reset': true, 'retry-after': true }
       : { 'x-ratelimit-limit': atStart.legacyHeaders, 'x-ratelimit-remaining': atStart.legacyHeaders, 'x-ratelimit-reset': atStart.legacyHeaders, 'retry-after': true },
-    // Replicas count together, so the limit holds for the Hub, not per replica.
-    ...(services.cluster.db ? { store: rateLimitStore(services.cluster.counters) } : {}),
+    // Replicas count together (synced every 250 ms, never a database round trip per request).
+    ...(services.cluster.requestCounters ? { store: rateLimitStore(services.cluster.requestCounters) } : {}),
     errorResponseBuilder: (_req, context) => ({ statusCode: context.statusCode, message: cfg().message }),
   });
 }

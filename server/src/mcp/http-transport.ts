@@ -48,7 +48,8 @@ export class NodeStreamableTransport implements Transport {
   /** While a session is restored: the replayed `initialize`, whose answer nobody waits for. */
   private restoring?: { id: RequestId; done: () => void };
 
-  constructor(private readonly opts: { onsessioninitialized: (id: string) => void; onsessionclosed?: (id: string) => void }) {}
+  /** `onsessioninitialized` may return a promise (the session being recorded): the initialize answer waits for it, so another replica already knows the session when the agent's next request reaches it. */
+  constructor(private readonly opts: { onsessioninitialized: (id: string) => void | Promise<void>; onsessionclosed?: (id: string) => void }) {}
 
   /**
    * Brings back a session opened elsewhere (another replica, or before a
@@ -80,7 +81,7 @@ export class NodeStreamableTransport implements Transport {
     rpcError(res, 405, -32000, 'Method not allowed');
   }
 
-  private post(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  private post(req: IncomingMessage, res: ServerResponse, body: unknown): void | Promise<void> {
     const accept = req.headers.accept ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -99,13 +100,18 @@ export class NodeStreamableTransport implements Transport {
       if (this.sessionId) return rpcError(res, 400, -32600, 'Invalid Request: Server already initialized');
       if (messages.length > 1) return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       this.sessionId = randomUUID();
-      this.opts.onsessioninitialized(this.sessionId);
+      const recorded = this.opts.onsessioninitialized(this.sessionId);
+      if (recorded) return recorded.then(() => this.deliver(req, res, messages));
     } else {
       const version = req.headers['mcp-protocol-version'];
       if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
         return rpcError(res, 400, -32000, `Bad Request: Unsupported protocol version ${version}`);
       }
     }
+    this.deliver(req, res, messages);
+  }
+
+  private deliver(req: IncomingMessage, res: ServerResponse, messages: Message[]): void {
     const extra = { requestInfo: { headers: req.headers } };
     const requests = messages.filter(isRequest);
     if (requests.length === 0) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tracked } from '@trpc/server';
-import { requires, router } from '../trpc/init';
+import { requires, requiresFeed, router } from '../trpc/init';
 import { levels, matches } from '../monitoring/logs';
 import { iterateBatches } from '../events/iterate';
 import { readScope } from '../auth/access';
@@ -24,7 +24,7 @@ export const logFilter = z.object({
 const visibleTo = (services: Services, p: Principal) => readScope(p, services.store.get())?.log ?? null;
 
 export const logsRouter = router({
-  list: requires('logs:read')
+  list: requiresFeed('logs:read')
     .input(logFilter.default({ limit: 500 }))
     .query(({ ctx, input: { limit, ...filter } }) => ctx.services.logs.query({ ...filter, visible: visibleTo(ctx.services, ctx.principal) }, limit)),
 
@@ -33,7 +33,7 @@ export const logsRouter = router({
     return { message: `Cleared ${n} log entries` };
   }),
 
-  aggregate: requires('logs:read')
+  aggregate: requiresFeed('logs:read')
     .input(
       z
         .object({
@@ -57,7 +57,7 @@ export const logsRouter = router({
    * worked out again after each settings change; the feed ends when the
    * caller loses `logs:read` or signs out.
    */
-  stream: requires('logs:read')
+  stream: requiresFeed('logs:read')
     .input(logFilter.extend({ lastEventId: z.string().nullish() }).default({ limit: 500 }))
     .subscription(async function* ({ ctx, input: { limit, lastEventId, ...filter }, signal }) {
       const logs = ctx.services.logs;

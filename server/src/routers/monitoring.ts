@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tracked, TRPCError } from '@trpc/server';
 import { nameRef, safeKey } from '@hub/contract';
-import { requires, router } from '../trpc/init';
+import { requires, requiresFeed, router } from '../trpc/init';
 import { iterateTopic } from '../events/iterate';
 import { readScope } from '../auth/access';
 import { liveAccess } from '../trpc/live';
@@ -17,7 +17,7 @@ const calls = (ctx: { services: Services; principal: Principal }) => readScope(c
 export const monitoringRouter = router({
   scrape: requires('monitoring:read').query(async ({ ctx }) => ({ text: await ctx.services.metrics.scrape(), contentType: ctx.services.metrics.contentType })),
 
-  metrics: requires('monitoring:read')
+  metrics: requiresFeed('monitoring:read')
     .input(z.object({ server: nameRef.optional(), range: range.default(3600) }).default({ range: 3600 }))
     .query(({ ctx, input }) => ({ server: input.server ?? null, rangeSeconds: input.range, ...ctx.services.activity.summary(input.range * 1000, input.server, calls(ctx)) })),
 
@@ -54,7 +54,7 @@ export const monitoringRouter = router({
     };
   }),
 
-  overview: requires('monitoring:read').query(({ ctx }) => {
+  overview: requiresFeed('monitoring:read').query(({ ctx }) => {
     const servers = ctx.services.servers.list(ctx.principal);
     const byStatus: Record<string, number> = Object.create(null);
     for (const s of servers) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
@@ -69,7 +69,7 @@ export const monitoringRouter = router({
     };
   }),
 
-  errors: requires('monitoring:read')
+  errors: requiresFeed('monitoring:read')
     .input(
       z
         .object({
@@ -97,13 +97,13 @@ export const monitoringRouter = router({
 
   database: requires('monitoring:read').query(({ ctx }) => ctx.services.store.stats()),
 
-  slowQueries: requires('monitoring:read').query(({ ctx }) => ({
+  slowQueries: requiresFeed('monitoring:read').query(({ ctx }) => ({
     toolCalls: ctx.services.activity.slowest(3_600_000, 20, calls(ctx)).map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
     storeWrites: ctx.services.store.stats().slowestWrites,
   })),
 
   /** Tool-call activity, live: for restricted callers, their own calls on servers they can see. */
-  onCall: requires('tools:read').subscription(async function* ({ ctx, signal }) {
+  onCall: requiresFeed('tools:read').subscription(async function* ({ ctx, signal }) {
     const access = liveAccess(ctx, 'tools:read', signal);
     const feed = iterateTopic(ctx.services.bus, 'tool.call', { signal: access.signal, maxQueue: 1000 });
     const scope = access.derive((p) => readScope(p, ctx.services.store.get()));

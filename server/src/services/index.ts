@@ -32,6 +32,8 @@ export type Services = {
   config: Config;
   /** What replicas share, and which one leads (a single Hub: its data folder, and itself). */
   cluster: Cluster;
+  /** Other replicas' log entries and tool calls (PostgreSQL only). */
+  feed?: { catchUp(): Promise<void> };
   store: Store;
   bus: EventBus;
   auth: AuthService;
@@ -147,6 +149,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const services: Services = {
     config,
     cluster,
+    feed,
     store,
     bus,
     auth,

@@ -52,6 +52,14 @@ export function requires(perm: Permission) {
   });
 }
 
+/** Like `requires`, for reads of logs and tool-call activity: other replicas' entries are read first. */
+export function requiresFeed(perm: Permission) {
+  return requires(perm).use(async ({ ctx, next }) => {
+    await ctx.services.feed?.catchUp();
+    return next();
+  });
+}
+
 /**
  * Records a successful call in the audit trail: who, from where, which
  * procedure and which resource (never the input itself: it may hold secrets).
