@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from '../helpers/process';
@@ -70,6 +71,23 @@ test('docker-compose.yml runs Hub beside PostgreSQL, Hub waiting for a healthy d
   assert.ok(hub.volumes.some((v: string) => v.endsWith(':/data')), 'the data folder is not a volume');
   for (const v of [...hub.volumes, ...postgres.volumes]) assert.ok(v.split(':')[0] in doc.volumes, `volume ${v} is not declared`);
   assert.ok(hub.ports.includes('3000:3000'));
+});
+
+test('deploy/replicas runs three replicas on one PostgreSQL behind an HAProxy whose configuration is valid', () => {
+  const dir = path.join(repoRoot, 'deploy/replicas');
+  const doc = parse(readFileSync(path.join(dir, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const hubs = Object.entries(doc.services as Record<string, any>).filter(([name]) => /^hub\d$/.test(name));
+  assert.is(hubs.length, 3);
+  const urls = new Set(hubs.map(([, s]) => s.environment.DATABASE_URL));
+  assert.is(urls.size, 1, 'the replicas share one database');
+  assert.match([...urls][0], /@postgres:5432\//);
+  assert.is(new Set(hubs.map(([, s]) => s.environment.HUB_REPLICA_ID)).size, 3, 'each replica has its own id');
+  for (const [, s] of hubs) assert.equal(s.depends_on.postgres, { condition: 'service_healthy' });
+  const cfg = readFileSync(path.join(dir, 'haproxy.cfg'), 'utf8');
+  for (const [name] of hubs) assert.match(cfg, new RegExp(`server \\w+ ${name}:3000 check`));
+  assert.ok(doc.services.haproxy.volumes.some((v: string) => v.startsWith('./haproxy.cfg:')));
+  // Debian's haproxy checks the file as the image would load it (names resolve at run time).
+  execFileSync('haproxy', ['-c', '-q', '-f', path.join(dir, 'haproxy.cfg')]);
 });
 
 test.run();
