@@ -1,3 +1,7 @@
+// The SDK client adds an abort listener per request to one long-lived signal; its
+// warnings would drown the figures. Other warnings still print.
+process.removeAllListeners('warning');
+process.on('warning', (w) => void (w.name === 'MaxListenersExceededWarning' || console.error(w)));
 import { hotPath, report } from './hot-path';
 import { logFanout } from './log-fanout';
 import { searchLatency } from './search-latency';
