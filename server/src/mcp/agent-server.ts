@@ -11,6 +11,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   ResultSchema,
+  RootsListChangedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
@@ -27,8 +28,30 @@ import type { Activity } from '../monitoring/activity';
 import type { Redactor } from '../monitoring/redact';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { answerToolCalls, type CallExtra } from './fast-call';
+import { severity, type AgentDirectory, type AgentEntry } from './agent-directory';
 
-export type AgentServerDeps = { catalog: Catalog; registry: ServerRegistry; bus: EventBus; activity: Activity; redactor: Redactor; version: string };
+export type AgentServerDeps = {
+  catalog: Catalog;
+  registry: ServerRegistry;
+  bus: EventBus;
+  activity: Activity;
+  redactor: Redactor;
+  version: string;
+  /** Where upstreams reach agents outside calls (absent in tools that build a bare server). */
+  agents?: AgentDirectory;
+};
+
+const serversOf = new WeakMap<Scope, Set<string>>();
+/** The upstream servers a scope draws on. */
+function scopeServers(scope: Scope | null): Set<string> {
+  if (!scope) return new Set();
+  let set = serversOf.get(scope);
+  if (!set) {
+    set = new Set([...scope.tools, ...scope.prompts, ...scope.resources, ...scope.templates].map((x) => x.server));
+    serversOf.set(scope, set);
+  }
+  return set;
+}
 
 /** The SDK's request-handler extra as a tool call uses it; the fast path builds the same without `_meta`. */
 type Extra = CallExtra & { _meta?: { progressToken?: string | number } };
@@ -213,7 +236,30 @@ export function createAgentServer(
     return resourceOwner(ref.uri).forward('completion/complete', req.params, opts).catch(() => emptyCompletion);
   });
 
-  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
+  // This session's place among the agents upstreams reach outside calls.
+  const entry: AgentEntry = {
+    link: {
+      sendRequest: (request) => server.request(request as never, ResultSchema as never),
+      sendNotification: (n) => server.notification(n as never),
+    },
+    roots: false,
+    active: Date.now(),
+  };
+  const place = () => deps.agents?.place(entry, scopeServers(catalog.scopeFor(scopeKey, principal())));
+  server.oninitialized = () => {
+    entry.roots = Boolean(server.getClientCapabilities()?.roots);
+    place();
+  };
+  // The level goes to the upstreams (shared: the most verbose any agent asked for); Hub
+  // filters what leaves for this agent (see connect).
+  server.setRequestHandler(SetLevelRequestSchema, (req) => {
+    entry.level = req.params.level;
+    deps.agents?.setLevel(entry, req.params.level);
+    return {};
+  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    for (const name of scopeServers(catalog.scopeFor(scopeKey, principal()))) void registry.upstream(name)?.notify?.('notifications/roots/list_changed').catch(() => undefined);
+  });
 
   // Tell the agent only when what it can see really changed.
   let last = signatures(catalog.scopeFor(scopeKey, principal()));
@@ -221,6 +267,7 @@ export function createAgentServer(
     const now = signatures(catalog.scopeFor(scopeKey, principal()));
     const [tools, prompts, resources] = now.map((sig, i) => sig !== last[i]);
     last = now;
+    if (tools || prompts || resources) place();
     if (tools) void server.sendToolListChanged().catch(() => undefined);
     if (prompts) void server.sendPromptListChanged().catch(() => undefined);
     if (resources) void server.sendResourceListChanged().catch(() => undefined);
@@ -228,12 +275,23 @@ export function createAgentServer(
   return {
     server,
     connect: async (transport) => {
+      // Log messages below the level this agent set are not sent to it, whoever sent them.
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        const m = message as { method?: string; params?: { level?: string } };
+        if (entry.level && m.method === 'notifications/message' && severity(m.params?.level ?? 'info') < severity(entry.level)) return Promise.resolve();
+        return send(message, options);
+      };
       await server.connect(transport);
-      answerToolCalls(server, transport, (name, args, extra) => callExposed(deps, scope(), principal(), name, args, extra));
+      answerToolCalls(server, transport, (name, args, extra) => {
+        entry.active = Date.now();
+        return callExposed(deps, scope(), principal(), name, args, extra);
+      });
     },
     dispose: () => {
       off();
       offUpdates();
+      deps.agents?.remove(entry);
     },
   };
 }

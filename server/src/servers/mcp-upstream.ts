@@ -24,7 +24,7 @@ import { GroupStdioTransport } from './stdio-transport';
 import { fetchLists } from './lists';
 import { directRequests } from './direct-requests';
 import { Supervisor } from './supervisor';
-import { describe, UpstreamError, type AgentLink, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
+import { describe, UpstreamError, type AgentLink, type AgentReach, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
 export type McpUpstreamOptions = {
   name: string;
@@ -36,6 +36,7 @@ export type McpUpstreamOptions = {
   cached?: UpstreamLists;
   authProvider?: OAuthClientProvider;
   version: string;
+  agents?: AgentReach;
 };
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -193,6 +194,7 @@ export class McpUpstream implements Upstream {
     }
     this.setStatus('connected');
     this.startKeepAlive(client);
+    this.opts.agents?.connected(this.name);
   }
 
   private async disconnect(): Promise<void> {
@@ -233,7 +235,10 @@ export class McpUpstream implements Upstream {
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       this.opts.events.onLog?.(this.name, n.params.level, data);
-      await this.currentAgent()?.sendNotification(n as never).catch(() => undefined);
+      // During a call, to the agent that made it; otherwise to every agent using this server.
+      const agent = this.currentAgent();
+      if (agent) await agent.sendNotification(n as never).catch(() => undefined);
+      else this.opts.agents?.notifyAll(this.name, n as never);
     });
     // Requests from the upstream go back to the agent whose call is running.
     const forward = async (request: { method: string; params?: Record<string, unknown> }) => {
@@ -243,7 +248,11 @@ export class McpUpstream implements Upstream {
     };
     client.setRequestHandler(CreateMessageRequestSchema, (req) => forward(req as never));
     client.setRequestHandler(ElicitRequestSchema, (req) => forward(req as never));
-    client.setRequestHandler(ListRootsRequestSchema, async (req) => (this.currentAgent() ? forward(req as never) : { roots: [] }));
+    // Outside a call the roots of the agent most recently active on this server answer.
+    client.setRequestHandler(ListRootsRequestSchema, async (req) => {
+      if (this.currentAgent()) return forward(req as never);
+      return ((await this.opts.agents?.ask(this.name, req as never, 'roots')) ?? { roots: [] }) as never;
+    });
   }
 
   private currentAgent(): AgentLink | undefined {
@@ -310,6 +319,10 @@ export class McpUpstream implements Upstream {
 
   forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>> {
     return this.run(opts, (c) => c.request({ method, params } as never, ResultSchema, this.requestOptions(opts)));
+  }
+
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    await this.client?.notification({ method, ...(params ? { params } : {}) } as never);
   }
 
   async ping(timeoutMs: number): Promise<void> {

@@ -13,7 +13,7 @@ import type { LogService } from '../monitoring/logs';
 import type { Redactor } from '../monitoring/redact';
 
 const secretKey = /secret|token|key|password|passwd|auth|credential/i;
-import type { Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
+import type { AgentReach, Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
 
 type Entry = { upstream: Upstream; fingerprint: string };
 
@@ -40,6 +40,7 @@ export class ServerRegistry {
     private readonly callbackUrl: () => string,
     private readonly redactor: Redactor,
     private readonly logs?: LogService,
+    private readonly agents?: AgentReach,
   ) {
     this.cache = new ToolCache(path.join(config.dataDir, 'tool-cache.json'));
   }
@@ -115,7 +116,7 @@ export class ServerRegistry {
     let upstream: McpUpstream | undefined;
     const authProvider =
       type === 'stdio' ? undefined : new StoredOAuthProvider(name, this.store, this.callbackUrl, (url) => upstream?.markAuthorizationUrl(url));
-    upstream = new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, authProvider, version: this.config.version });
+    upstream = new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, authProvider, version: this.config.version, agents: this.agents });
     return upstream;
   }
 

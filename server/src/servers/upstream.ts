@@ -15,6 +15,18 @@ export type AgentLink = {
   sendNotification: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
 };
 
+/**
+ * The agent sessions that use a server, for what an upstream sends outside
+ * any call: log messages go to all of them, a `roots/list` request to one.
+ */
+export type AgentReach = {
+  notifyAll(server: string, notification: { method: string; params?: Record<string, unknown> }): void;
+  /** Asks one agent that can answer; undefined when none can. */
+  ask(server: string, request: { method: string; params?: Record<string, unknown> }, need: 'roots'): Promise<unknown> | undefined;
+  /** The server's shared connection was made again (it lost the log level agents set). */
+  connected(server: string): void;
+};
+
 export type CallOptions = {
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -59,6 +71,8 @@ export interface Upstream {
   forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>>;
   /** A liveness probe (MCP ping); throws when the server does not answer in time. */
   ping?(timeoutMs: number): Promise<void>;
+  /** A notification from Hub's side (an agent's `notifications/roots/list_changed`). */
+  notify?(method: string, params?: Record<string, unknown>): Promise<void>;
   /** Drops the connection and connects again. */
   reconnect?(): Promise<void>;
   /** Completes an OAuth authorization started by this upstream. */

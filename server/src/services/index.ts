@@ -16,6 +16,7 @@ import { GroupsService } from './groups';
 import { UsersService } from './users';
 import { AuditService } from './audit';
 import { OAuthRefresher } from '../servers/oauth-refresh';
+import { AgentDirectory } from '../mcp/agent-directory';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -99,7 +100,9 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const stopSecrets = store.onChange(() => redactor.add(secretValues(store.get())));
   const logs = new LogService(bus, redactor, { dir: config.dataDir, ...config.logFiles });
   await logs.init();
-  const registry = new ServerRegistry(store, bus, config, callbackUrl, redactor, logs);
+  // Agents reachable by upstreams outside calls; the level an agent sets goes to the upstreams it uses.
+  const agents = new AgentDirectory(async (server, level) => void (await registry.upstream(server)?.forward('logging/setLevel', { level })));
+  const registry: ServerRegistry = new ServerRegistry(store, bus, config, callbackUrl, redactor, logs, agents);
   await registry.init();
   const catalog = new Catalog(store, registry, bus);
   const sessions = new SessionTable(config.mcpSessionTtlSeconds * 1000, cluster.sessions);
@@ -164,7 +167,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     users: new UsersService(store),
     audit,
     sessions,
-    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version },
+    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents },
     logs,
     metrics,
     activity,
