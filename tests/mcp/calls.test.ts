@@ -26,12 +26,16 @@ test.after(async () => {
   await hub.close();
 });
 
-test('a call that outlasts the server timeout comes back as a tool error, and the upstream is told to stop', async () => {
+test('a call that outlasts the server timeout is a JSON-RPC error -32001, and the upstream is told to stop', async () => {
   for (const options of [undefined, withProgress]) {
     const started = Date.now();
-    const r = await client.callTool({ name: 'dyn-slow', arguments: { steps: 1, ms: 3000 } }, undefined, options);
-    assert.is(r.isError, true);
-    assert.match(text(r), /timed out/i);
+    const err = await client.callTool({ name: 'dyn-slow', arguments: { steps: 1, ms: 3000 } }, undefined, options).then(
+      (r) => assert.unreachable(`a result: ${JSON.stringify(r)}`),
+      (e) => e,
+    );
+    assert.instance(err, McpError);
+    assert.is(err.code, ErrorCode.RequestTimeout);
+    assert.is(err.message, 'MCP error -32001: Request timed out', 'the message is not wrapped twice');
     assert.ok(Date.now() - started < 2500, 'answered at the timeout, not when the tool finished');
     assert.match(await waitFor(async () => /timed out/i.test(await lastCancel()) && lastCancel(), 3000, 'upstream cancelled'), /timed out/i);
   }

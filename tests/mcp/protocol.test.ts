@@ -78,4 +78,13 @@ test('an upstream asking for roots outside a call gets an agent\'s roots, and an
   await a.client.close();
 });
 
+test('an upstream\'s JSON-RPC error reaches the agent once, with its code and data', async () => {
+  const a = await connect();
+  const err = await a.client.getPrompt({ name: 'proto-refuse' }).catch((e) => e);
+  assert.is(err.code, -32602);
+  assert.is(err.message, 'MCP error -32602: refused on purpose');
+  assert.equal(err.data, { why: 'test' });
+  await a.client.close();
+});
+
 test.run();

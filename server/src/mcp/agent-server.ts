@@ -82,11 +82,25 @@ function callOptions(extra: Extra): CallOptions & { flushed: () => Promise<void>
   };
 }
 
+/**
+ * An upstream's JSON-RPC error as the agent should get it: its own code, message
+ * and data, once (an McpError's message already carries "MCP error <code>: ",
+ * which the SDK would send, and the agent's SDK prefix again). Other errors as they are.
+ */
+function passThrough(err: unknown): unknown {
+  if (!(err instanceof McpError)) return err;
+  const prefix = `MCP error ${err.code}: `;
+  const message = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  return Object.assign(new Error(message), { code: err.code, ...(err.data !== undefined ? { data: err.data } : {}) });
+}
+
 /** Runs an upstream call for an agent and returns once its notifications went out. */
 async function forAgent<T>(extra: unknown, run: (opts: CallOptions) => Promise<T>): Promise<T> {
   const opts = callOptions(extra as Extra);
   try {
     return await run(opts);
+  } catch (err) {
+    throw passThrough(err);
   } finally {
     await opts.flushed();
   }
@@ -122,7 +136,10 @@ export async function callExposed(
     return result;
   } catch (err) {
     done(false, describe(err));
-    if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) throw err;
+    // Protocol errors stay protocol errors (Hub's own timeout is -32001, Request timed out);
+    // a server that went away mid-call, or could not be reached, is the tool's failure.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'number' && code !== ErrorCode.ConnectionClosed) throw err;
     return { isError: true, content: [{ type: 'text', text: `Error calling ${name}: ${deps.redactor.forCaller(describe(err))}` }] };
   }
 }
