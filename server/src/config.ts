@@ -32,6 +32,7 @@ const envSchema = z
     SSL_KEY_PATH: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     MCP_SESSION_TTL: duration.default(1800),
+    MCP_PAGE_SIZE: z.coerce.number({ message: 'must be a number' }).int().min(1).max(100_000).default(1000),
     LOG_ROTATION: z.enum(['daily', 'hourly', 'size'], { message: 'must be daily, hourly or size' }).default('daily'),
     LOG_MAX_SIZE: z.string().regex(/^\d+[kmg]?$/i, 'must be a size such as 500k, 100m or 1g').default('100m'),
     LOG_MAX_FILES: z.coerce.number().int().min(1).max(1000).default(7),
@@ -84,6 +85,8 @@ export type Config = Readonly<{
   ownSecrets: readonly string[];
   /** Agent MCP sessions idle this long are closed. */
   mcpSessionTtlSeconds: number;
+  /** Items per page of the tools, prompts and resources lists Hub serves agents. */
+  mcpPageSize: number;
   logFiles: Readonly<{ rotation: 'daily' | 'hourly' | 'size'; maxSize: string; maxFiles: number }>;
   /** Extra host names the MCP routes answer to (DNS-rebinding defence). */
   allowedHosts: readonly string[];
@@ -160,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     allowedEnvVars,
     ownSecrets: Object.freeze(ownSecrets),
     mcpSessionTtlSeconds: e.MCP_SESSION_TTL,
+    mcpPageSize: e.MCP_PAGE_SIZE,
     logFiles: Object.freeze({ rotation: e.LOG_ROTATION, maxSize: e.LOG_MAX_SIZE.toLowerCase(), maxFiles: e.LOG_MAX_FILES }),
     database: e.DATABASE_URL ? Object.freeze({ url: e.DATABASE_URL, schema: e.HUB_DB_SCHEMA }) : undefined,
     replicaId: e.HUB_REPLICA_ID ?? `${hostname()}-${process.pid}`,

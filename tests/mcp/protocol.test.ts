@@ -28,7 +28,7 @@ const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).conten
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test.before(async () => {
-  hub = await startHub();
+  hub = await startHub({ env: { MCP_PAGE_SIZE: '2' } });
   token = await hub.login();
   const res = await hub.request('POST', '/api/servers', { token, body: { name: 'proto', config: { command: process.execPath, args: [fixture('protocol.mjs')] } } });
   assert.is(res.status, 200, JSON.stringify(res.body));
@@ -85,6 +85,36 @@ test('an upstream\'s JSON-RPC error reaches the agent once, with its code and da
   assert.is(err.message, 'MCP error -32602: refused on purpose');
   assert.equal(err.data, { why: 'test' });
   await a.client.close();
+});
+
+test('Hub\'s own lists come in pages with a cursor, and a cursor it did not give is refused', async () => {
+  const a = await connect();
+  const names: string[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const r = await a.client.listTools(cursor ? { cursor } : undefined);
+    assert.ok(r.tools.length <= 2);
+    names.push(...r.tools.map((t) => t.name));
+    cursor = r.nextCursor;
+    pages++;
+  } while (cursor);
+  assert.is(pages, 3);
+  assert.equal(names.sort(), ['proto-level', 'proto-log-later', 'proto-log-levels', 'proto-roots-later', 'proto-roots-seen']);
+  const err = await a.client.listTools({ cursor: 'bogus' }).catch((e) => e);
+  assert.is(err.code, -32602);
+  assert.match(err.message, /cursor/);
+  await a.client.close();
+});
+
+test('the capabilities Hub offers follow the upstreams of the route: no completions or subscriptions where none has them', async () => {
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp/proto`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  const caps = client.getServerCapabilities()!;
+  assert.ok(caps.tools && caps.prompts && caps.logging);
+  assert.is(caps.completions, undefined);
+  assert.is(caps.resources?.subscribe, undefined);
+  await client.close();
 });
 
 test.run();

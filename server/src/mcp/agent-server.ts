@@ -16,7 +16,9 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { page } from './paging';
 import type { Catalog, Scope } from './catalog';
 import type { ServerRegistry } from '../servers/registry';
 import type { AgentLink, CallOptions } from '../servers/upstream';
@@ -39,6 +41,8 @@ export type AgentServerDeps = {
   version: string;
   /** Where upstreams reach agents outside calls (absent in tools that build a bare server). */
   agents?: AgentDirectory;
+  /** Items per page of Hub's own lists (default 1000). */
+  pageSize?: number;
 };
 
 const serversOf = new WeakMap<Scope, Set<string>>();
@@ -155,6 +159,29 @@ function signatures(scope: Scope | null): [tools: string, prompts: string, resou
   ];
 }
 
+/**
+ * What Hub offers an agent follows what the upstreams of its scope offer:
+ * resource subscriptions and completions only when one of them has them (a
+ * server not yet connected counts as having them). Lists may change, so they
+ * are always offered with `listChanged`; logging is Hub's own.
+ */
+function capabilitiesFor(deps: AgentServerDeps, scope: Scope | null): ServerCapabilities {
+  let subscribe = false;
+  let completions = false;
+  for (const name of scopeServers(scope)) {
+    const caps = deps.registry.state(name)?.capabilities;
+    subscribe ||= !caps || Boolean(caps.resources?.subscribe);
+    completions ||= !caps || Boolean(caps.completions);
+  }
+  return {
+    tools: { listChanged: true },
+    prompts: { listChanged: true },
+    resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
+    logging: {},
+    ...(completions ? { completions: {} } : {}),
+  };
+}
+
 /** An agent session's MCP server; `connect` attaches it to the session's transport. */
 export type AgentServer = { server: Server; connect: (transport: Transport) => Promise<void>; dispose: () => void };
 
@@ -165,18 +192,9 @@ export function createAgentServer(
   principal: () => Principal | null = () => null,
 ): AgentServer {
   const { catalog, registry } = deps;
-  const server = new Server(
-    { name: 'hub', version: deps.version },
-    {
-      capabilities: {
-        tools: { listChanged: true },
-        prompts: { listChanged: true },
-        resources: { listChanged: true, subscribe: true },
-        logging: {},
-        completions: {},
-      },
-    },
-  );
+  const capabilities = capabilitiesFor(deps, catalog.scopeFor(scopeKey, principal()));
+  const server = new Server({ name: 'hub', version: deps.version }, { capabilities });
+  const size = deps.pageSize ?? 1000;
   const scope = (): Scope => {
     const s = catalog.scopeFor(scopeKey, principal());
     if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${scopeKey.replace(/^\w+:/, '')} no longer exists`);
@@ -192,11 +210,17 @@ export function createAgentServer(
     if (!may(perm)) throw new McpError(ErrorCode.InvalidRequest, `Permission ${perm} required`);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: may('tools:read') ? scope().tools.map((t) => t.tool) : [] }));
+  server.setRequestHandler(ListToolsRequestSchema, (req) => {
+    const { items, nextCursor } = page(may('tools:read') ? scope().tools : [], req.params?.cursor, size);
+    return { tools: items.map((t) => t.tool), ...(nextCursor ? { nextCursor } : {}) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra));
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: may('prompts:read') ? scope().prompts.map((p) => p.prompt) : [] }));
+  server.setRequestHandler(ListPromptsRequestSchema, (req) => {
+    const { items, nextCursor } = page(may('prompts:read') ? scope().prompts : [], req.params?.cursor, size);
+    return { prompts: items.map((p) => p.prompt), ...(nextCursor ? { nextCursor } : {}) };
+  });
 
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     need('prompts:execute');
@@ -207,8 +231,14 @@ export function createAgentServer(
     return forAgent(extra, (opts) => upstream.getPrompt(exposed.original, req.params.arguments ?? {}, opts));
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: may('servers:read') ? scope().resources.map((r) => r.resource) : [] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: may('servers:read') ? scope().templates.map((t) => t.template) : [] }));
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => {
+    const { items, nextCursor } = page(may('servers:read') ? scope().resources : [], req.params?.cursor, size);
+    return { resources: items.map((r) => r.resource), ...(nextCursor ? { nextCursor } : {}) };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => {
+    const { items, nextCursor } = page(may('servers:read') ? scope().templates : [], req.params?.cursor, size);
+    return { resourceTemplates: items.map((t) => t.template), ...(nextCursor ? { nextCursor } : {}) };
+  });
 
   const resourceOwner = (uri: string) => {
     const s = scope();
@@ -240,7 +270,7 @@ export function createAgentServer(
     if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+  if (capabilities.completions) server.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
     const ref = req.params.ref;
     need(ref.type === 'ref/prompt' ? 'prompts:read' : 'servers:read');
     const opts = callOptions(extra as Extra);

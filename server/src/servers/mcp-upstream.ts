@@ -175,6 +175,7 @@ export class McpUpstream implements Upstream {
     }
     this.client = client;
     this.transport = transport;
+    this.state.capabilities = client.getServerCapabilities();
     this.state.pid = transport instanceof GroupStdioTransport ? transport.pid : undefined;
     client.onclose = () => {
       if (this.client !== client) return;

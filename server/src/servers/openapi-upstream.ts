@@ -32,6 +32,7 @@ export class OpenApiUpstream implements Upstream {
       resources: [],
       resourceTemplates: [],
       reconnects: 0,
+      capabilities: { tools: {} },
     };
     this.supervisor = new Supervisor({ connect: () => this.load(), disconnect: async () => undefined, onRetry: () => void this.state.reconnects++ });
   }

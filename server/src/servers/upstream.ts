@@ -5,6 +5,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '@hub/contract';
@@ -55,6 +56,8 @@ export type UpstreamState = UpstreamLists & {
   cached: boolean;
   pid?: number;
   reconnects: number;
+  /** What the server declared at its last handshake (unknown before the first). */
+  capabilities?: ServerCapabilities;
 };
 
 /** One upstream server as the hub sees it, whatever its type. */

@@ -167,7 +167,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     users: new UsersService(store),
     audit,
     sessions,
-    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents },
+    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize },
     logs,
     metrics,
     activity,
