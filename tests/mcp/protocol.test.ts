@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startHub, type TestHub } from '../helpers/hub';
 import { fixture, waitFor } from '../helpers/mcp';
 
@@ -99,8 +99,8 @@ test('Hub\'s own lists come in pages with a cursor, and a cursor it did not give
     cursor = r.nextCursor;
     pages++;
   } while (cursor);
-  assert.is(pages, 3);
-  assert.equal(names.sort(), ['proto-level', 'proto-log-later', 'proto-log-levels', 'proto-roots-later', 'proto-roots-seen']);
+  assert.is(pages, 4);
+  assert.equal(names.sort(), ['proto-ask-defaults', 'proto-ask-url', 'proto-level', 'proto-log-later', 'proto-log-levels', 'proto-roots-later', 'proto-roots-seen']);
   const err = await a.client.listTools({ cursor: 'bogus' }).catch((e) => e);
   assert.is(err.code, -32602);
   assert.match(err.message, /cursor/);
@@ -114,6 +114,37 @@ test('the capabilities Hub offers follow the upstreams of the route: no completi
   assert.ok(caps.tools && caps.prompts && caps.logging);
   assert.is(caps.completions, undefined);
   assert.is(caps.resources?.subscribe, undefined);
+  await client.close();
+});
+
+test('an upstream\'s form elicitation reaches the agent, and schema defaults fill what the agent left out (SEP-1034)', async () => {
+  const client = new Client({ name: 'agent', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  let asked = '';
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked = req.params.message;
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  const r = JSON.parse(text(await client.callTool({ name: 'proto-ask-defaults', arguments: {} })));
+  assert.is(asked, 'Accept the defaults');
+  assert.equal(r, { action: 'accept', content: { name: 'Ada', age: 30, verified: true } });
+  await client.close();
+});
+
+test('URL-mode elicitation passes through both ways, with its completion notice', async () => {
+  const client = new Client({ name: 'agent', version: '1' }, { capabilities: { elicitation: { url: {} } } });
+  let url = '';
+  const done: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    url = (req.params as { url?: string }).url ?? '';
+    return { action: 'accept' };
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => void done.push(n.params.elicitationId));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  const r = JSON.parse(text(await client.callTool({ name: 'proto-ask-url', arguments: {} })));
+  assert.is(url, 'https://auth.example.com/start');
+  assert.is(r.action, 'accept');
+  await waitFor(() => done.includes('el-1'), 3000, 'the completion notice');
   await client.close();
 });
 

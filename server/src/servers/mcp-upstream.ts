@@ -5,6 +5,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   GetPromptResultSchema,
   ListRootsRequestSchema,
@@ -159,7 +160,8 @@ export class McpUpstream implements Upstream {
     const transport = await this.makeTransport();
     const client = new Client(
       { name: 'hub', version: this.opts.version },
-      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+      // Form elicitation with schema defaults applied to what the agent leaves out (SEP-1034), and URL mode.
+      { capabilities: { sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} }, roots: { listChanged: true } } },
     );
     this.installHandlers(client);
     try {
@@ -237,6 +239,12 @@ export class McpUpstream implements Upstream {
       const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       this.opts.events.onLog?.(this.name, n.params.level, data);
       // During a call, to the agent that made it; otherwise to every agent using this server.
+      const agent = this.currentAgent();
+      if (agent) await agent.sendNotification(n as never).catch(() => undefined);
+      else this.opts.agents?.notifyAll(this.name, n as never);
+    });
+    // A URL-mode elicitation finished: the agent that was shown the URL (or, outside a call, every agent using this server) hears it.
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, async (n) => {
       const agent = this.currentAgent();
       if (agent) await agent.sendNotification(n as never).catch(() => undefined);
       else this.opts.agents?.notifyAll(this.name, n as never);
