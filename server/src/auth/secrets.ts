@@ -13,6 +13,7 @@ export const serverSecretPaths: Paths = [
   'env.*',
   'headers.*',
   'oauth.clientSecret',
+  'oauth.privateKeyPem',
   'openapi.security.apiKey.value',
   'openapi.security.http.credentials',
   'openapi.security.oauth2.token',

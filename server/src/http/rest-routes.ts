@@ -36,6 +36,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/config', call: (c) => c.system.config() },
   { method: 'GET', url: '/public-config', call: (c) => c.system.publicConfig() },
 
+  { method: 'GET', url: '/oauth/client-metadata.json', call: (c) => c.servers.oauthClientMetadata(), reply: 'raw' },
   { method: 'GET', url: '/oauth/callback', call: (c, r) => c.servers.oauthCallback(r.query as never), reply: 'html' },
   { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login', session: 'start' },
   { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message', session: 'end' },

@@ -43,6 +43,20 @@ export const serversRouter = router({
     .mutation(({ ctx, input }) => ctx.services.servers.setItem(ctx.principal, input.server, input.kind, input.item, { description: null })),
 
   /** Where an upstream's OAuth provider sends the user back; called by the provider, not by clients. */
+  /** Hub's Client ID Metadata Document, for authorization servers that take a URL as client id. */
+  oauthClientMetadata: publicProcedure.query(({ ctx }) => {
+    const base = ctx.services.publicUrl();
+    const callback = `${base}/oauth/callback`;
+    return {
+      client_id: `${base}/oauth/client-metadata.json`,
+      client_name: 'Hub',
+      redirect_uris: [callback],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }),
+
   oauthCallback: publicProcedure
     .input(z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }))
     .mutation(({ ctx, input }) => ctx.services.servers.finishOAuth(input)),

@@ -41,6 +41,7 @@ export type McpUpstreamOptions = {
 };
 
 const DEFAULT_TIMEOUT = 60_000;
+const MAX_AUTHORIZATIONS = 3;
 
 /** An upstream spoken to over MCP: stdio, SSE or streamable HTTP. */
 export class McpUpstream implements Upstream {
@@ -53,6 +54,8 @@ export class McpUpstream implements Upstream {
   private readonly agents: AgentLink[] = [];
   private keepAlive?: NodeJS.Timeout;
   private readonly sessionClients = new Map<string, { client: Promise<Client>; lastUsed: number }>();
+  /** Authorizations completed since the server last worked: a server that refuses every grant is not asked forever. */
+  private authorizations = 0;
   private sessionReaper?: NodeJS.Timeout;
 
   constructor(private readonly opts: McpUpstreamOptions) {
@@ -168,9 +171,9 @@ export class McpUpstream implements Upstream {
       await client.connect(transport, { timeout: this.timeout });
     } catch (err) {
       await client.close().catch(() => undefined);
-      if (this.opts.authProvider && err instanceof (await import('@modelcontextprotocol/sdk/client/auth.js')).UnauthorizedError) {
-        this.setStatus('oauth_required', 'Authorization required');
-        throw Object.assign(err, { permanent: true });
+      if (await this.needsAuthorization(err)) {
+        this.markAuthorizationUrl(this.state.authorizationUrl);
+        throw Object.assign(err as Error, { permanent: true });
       }
       this.setStatus('error', describe(err));
       throw err;
@@ -192,12 +195,23 @@ export class McpUpstream implements Upstream {
       // Never leave a half-connected client (and its process) behind.
       this.client = undefined;
       await client.close().catch(() => undefined);
+      // A server may answer initialize openly and ask for authorization on the next request.
+      if (await this.needsAuthorization(err)) {
+        this.markAuthorizationUrl(this.state.authorizationUrl);
+        throw Object.assign(err as Error, { permanent: true });
+      }
       this.setStatus('error', `Listing failed: ${describe(err)}`);
       throw err;
     }
     this.setStatus('connected');
+    this.authorizations = 0;
     this.startKeepAlive(client);
     this.opts.agents?.connected(this.name);
+  }
+
+  /** The SDK gave up for want of authorization (it has already saved the authorization URL). */
+  private async needsAuthorization(err: unknown): Promise<boolean> {
+    return Boolean(this.opts.authProvider) && err instanceof (await import('@modelcontextprotocol/sdk/client/auth.js')).UnauthorizedError;
   }
 
   private async disconnect(): Promise<void> {
@@ -340,16 +354,22 @@ export class McpUpstream implements Upstream {
   }
 
   reconnect(): Promise<void> {
+    this.authorizations = 0;
     return this.supervisor.reconnectNow();
   }
 
   async finishAuth(code: string): Promise<void> {
     const transport = (await this.makeTransport()) as StreamableHTTPClientTransport | SSEClientTransport;
     await transport.finishAuth(code);
+    this.authorizations++;
     await this.supervisor.reconnectNow();
   }
 
-  markAuthorizationUrl(url: string): void {
+  markAuthorizationUrl(url: string | undefined): void {
+    if (this.authorizations >= MAX_AUTHORIZATIONS) {
+      this.setStatus('error', `Authorization was granted ${this.authorizations} times and the server still refuses access (scopes it asks for may not be granted); reconnect to try again`);
+      return;
+    }
     this.state.authorizationUrl = url;
     this.setStatus('oauth_required', 'Authorization required');
   }

@@ -1,16 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { AddClientAuthentication, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Store } from '../store/store';
 
 type OAuthSettings = {
   clientId?: string;
   clientSecret?: string;
+  /** `client_credentials`: a service account, no user in the loop (secret, or a private key JWT). */
+  grantType?: 'authorization_code' | 'client_credentials';
+  privateKeyPem?: string;
+  signingAlgorithm?: string;
+  /** A URL used as client id where the authorization server supports Client ID Metadata Documents. */
+  clientMetadataUrl?: string;
   scopes?: string[];
   accessToken?: string;
   refreshToken?: string;
   expiresAt?: number;
   pendingAuthorization?: { authorizationUrl?: string; state?: string; codeVerifier?: string; createdAt?: number };
+  /**
+   * Where discovery found the authorization server (and the resource metadata URL a
+   * 401 advertised): the code exchange after /oauth/callback, on whichever replica
+   * it lands, posts to the same token endpoint.
+   */
+  discovery?: OAuthDiscoveryState;
 };
 
 /**
@@ -40,12 +53,54 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  get redirectUrl(): string {
-    return this.callbackUrl();
+  private get clientCredentials(): boolean {
+    return this.settings().grantType === 'client_credentials';
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.clientCredentials ? undefined : this.callbackUrl();
+  }
+
+  /**
+   * The configured URL, or Hub's own document when Hub is reached over HTTPS
+   * (authorization servers fetch it; see GET /oauth/client-metadata.json).
+   */
+  get clientMetadataUrl(): string | undefined {
+    const own = this.settings().clientMetadataUrl;
+    if (own) return own;
+    const callback = this.callbackUrl();
+    return callback.startsWith('https://') ? callback.replace(/\/oauth\/callback$/, '/oauth/client-metadata.json') : undefined;
+  }
+
+  /** Client credentials replace the authorization code grant; absent otherwise, so the SDK's default applies. */
+  get prepareTokenRequest(): ((scope?: string) => URLSearchParams) | undefined {
+    if (!this.clientCredentials) return undefined;
+    return (scope) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+  }
+
+  /** A signed JWT instead of a secret (RFC 7523), when a private key is configured. */
+  get addClientAuthentication() {
+    const o = this.settings();
+    if (!o.privateKeyPem || !o.clientId) return undefined;
+    const options = { issuer: o.clientId, subject: o.clientId, privateKey: o.privateKeyPem, alg: o.signingAlgorithm ?? 'RS256' };
+    return async (...args: Parameters<AddClientAuthentication>) => {
+      // Loaded on first use: only service-account upstreams sign assertions.
+      const { createPrivateKeyJwtAuth } = await import('@modelcontextprotocol/sdk/client/auth-extensions.js');
+      return createPrivateKeyJwtAuth(options)(...args);
+    };
   }
 
   get clientMetadata(): OAuthClientMetadata {
     const secret = this.settings().clientSecret;
+    if (this.clientCredentials) {
+      return {
+        client_name: 'Hub',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: this.settings().privateKeyPem ? 'private_key_jwt' : 'client_secret_basic',
+        ...(this.settings().scopes?.length ? { scope: this.settings().scopes!.join(' ') } : {}),
+      };
+    }
     return {
       client_name: 'Hub',
       redirect_uris: [this.callbackUrl()],
@@ -105,11 +160,21 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return v;
   }
 
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.settings().discovery;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    // Keep a resource metadata URL learnt earlier: the SDK saves none when it derived it itself.
+    await this.save((o) => void (o.discovery = { ...state, resourceMetadataUrl: state.resourceMetadataUrl ?? o.discovery?.resourceMetadataUrl }));
+  }
+
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     await this.save((o) => {
       if (scope === 'all' || scope === 'tokens') (delete o.accessToken, delete o.refreshToken, delete o.expiresAt);
       if (scope === 'all' || scope === 'client') (delete o.clientId, delete o.clientSecret);
       if (scope === 'all' || scope === 'verifier') delete o.pendingAuthorization?.codeVerifier;
+      if (scope === 'all' || scope === 'discovery') delete o.discovery;
     });
   }
 }
