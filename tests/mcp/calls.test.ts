@@ -87,7 +87,9 @@ test('a lone answer is a JSON body; an answer with notifications before it is an
   assert.equal(await plain.json(), { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'done after 1 steps' }] } });
   const tracked = await post({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'dyn-slow', arguments: { steps: 2, ms: 1 }, _meta: { progressToken: 'p8' } } });
   assert.match(tracked.headers.get('content-type')!, /text\/event-stream/);
-  const events = (await tracked.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  const text = await tracked.text();
+  assert.match(text, /^id: \S+\nretry: \d+\ndata: \n\n/, 'a priming event first (SEP-1699)');
+  const events = text.split('\n').filter((l) => l.startsWith('data: ') && l.length > 6).map((l) => JSON.parse(l.slice(6)));
   assert.equal(events.map((e) => e.method ?? 'result'), ['notifications/progress', 'notifications/progress', 'result']);
   assert.is(events[2].id, 8);
 });

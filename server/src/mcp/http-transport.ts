@@ -3,9 +3,28 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-type Stream = { res: ServerResponse; pending: Set<RequestId>; sse: boolean; single: boolean; flushTimer?: NodeJS.Timeout };
+/**
+ * The answer stream of one POST. Once it is SSE its events carry ids
+ * (`<stream>_<seq>`) and are kept until its last response is out, so a client
+ * whose connection dropped resumes with GET and `Last-Event-ID` (SEP-1699).
+ */
+type Stream = {
+  id: string;
+  res?: ServerResponse;
+  pending: Set<RequestId>;
+  sse: boolean;
+  single: boolean;
+  flushTimer?: NodeJS.Timeout;
+  /** Events after the priming one; `log[k]` has seq k + 1. */
+  log: string[];
+  done: boolean;
+};
 type Message = Record<string, unknown>;
 
+/** What a client should wait before reconnecting a dropped stream (the SSE `retry` field). */
+const RETRY_MS = 2000;
+/** How long the events of a stream whose client vanished are kept for it to resume. */
+const KEEP_MS = 5 * 60_000;
 const sseHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
 /** A JSON-RPC error that answers no request in particular (the HTTP request itself was wrong). */
@@ -43,6 +62,9 @@ export class NodeStreamableTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   private readonly streams = new Map<RequestId, Stream>();
+  /** SSE answer streams that a client may resume, by stream id. */
+  private readonly resumable = new Map<string, Stream>();
+  private streamCount = 0;
   private standalone?: ServerResponse;
   private closed = false;
   /** While a session is restored: the replayed `initialize`, whose answer nobody waits for. */
@@ -123,7 +145,7 @@ export class NodeStreamableTransport implements Transport {
     // (one write, no chunked SSE framing for either side to handle). Anything sent
     // first (progress, logs, a sampling request), a batch, or a second of silence
     // turns the answer into an SSE stream, as the transport allows.
-    const stream: Stream = { res, pending: new Set(requests.map((r) => r.id as RequestId)), sse: false, single: requests.length === 1 };
+    const stream: Stream = { id: String(++this.streamCount), res, pending: new Set(requests.map((r) => r.id as RequestId)), sse: false, single: requests.length === 1, log: [], done: false };
     stream.flushTimer = setTimeout(() => {
       this.openSse(stream);
       res.flushHeaders();
@@ -131,24 +153,79 @@ export class NodeStreamableTransport implements Transport {
     for (const id of stream.pending) this.streams.set(id, stream);
     res.once('close', () => {
       clearTimeout(stream.flushTimer);
+      if (stream.res !== res) return;
+      stream.res = undefined;
+      if (stream.done) return;
+      // An SSE stream's answers are still kept for the client to resume; a JSON answer has nowhere to go.
+      if (stream.sse) return void setTimeout(() => this.forget(stream), KEEP_MS).unref();
       for (const id of stream.pending) this.streams.delete(id);
     });
     for (const m of messages) this.onmessage?.(m as JSONRPCMessage, extra);
   }
 
+  /** Turns an answer into an SSE stream: headers, then a priming event whose id a client can resume from. */
   private openSse(stream: Stream): void {
     if (stream.sse) return;
     stream.sse = true;
-    stream.res.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
+    this.resumable.set(stream.id, stream);
+    stream.res?.writeHead(200, this.sessionId ? { ...sseHeaders, 'mcp-session-id': this.sessionId } : sseHeaders);
+    stream.res?.write(`id: ${stream.id}_0\nretry: ${RETRY_MS}\ndata: \n\n`);
+  }
+
+  /** One event on an SSE answer stream, kept until the stream is complete; `last` ends it. */
+  private emit(stream: Stream, message: JSONRPCMessage, last: boolean): void {
+    this.openSse(stream);
+    stream.log.push(`id: ${stream.id}_${stream.log.length + 1}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+    const text = stream.log[stream.log.length - 1]!;
+    if (last) {
+      stream.done = true;
+      if (stream.res) {
+        stream.res.end(text);
+        this.forget(stream);
+      }
+      return;
+    }
+    stream.res?.write(text);
+  }
+
+  private forget(stream: Stream): void {
+    if (this.resumable.get(stream.id) !== stream) return;
+    this.resumable.delete(stream.id);
+    for (const id of stream.pending) if (this.streams.get(id) === stream) this.streams.delete(id);
+  }
+
+  /** GET with `Last-Event-ID`: what the client missed of that stream, then the rest as it comes. */
+  private resume(lastEventId: string, res: ServerResponse): boolean {
+    const m = /^(\d+)_(\d+)$/.exec(lastEventId);
+    const stream = m ? this.resumable.get(m[1]!) : undefined;
+    if (!stream) return false;
+    res.writeHead(200, { ...sseHeaders, 'mcp-session-id': this.sessionId ?? '' });
+    for (const text of stream.log.slice(Number(m![2]))) res.write(text);
+    if (stream.done) {
+      res.end();
+      this.forget(stream);
+      return true;
+    }
+    stream.res?.end();
+    stream.res = res;
+    res.once('close', () => {
+      if (stream.res !== res) return;
+      stream.res = undefined;
+      if (!stream.done) setTimeout(() => this.forget(stream), KEEP_MS).unref();
+    });
+    return true;
   }
 
   private get(req: IncomingMessage, res: ServerResponse): void {
     if (!(req.headers.accept ?? '').includes('text/event-stream')) {
       return rpcError(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && this.resume(lastEventId, res)) return;
     if (this.standalone) return rpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     res.writeHead(200, { ...sseHeaders, 'mcp-session-id': this.sessionId ?? '' });
-    res.flushHeaders();
+    // No id: its notifications are not kept; the retry field still paces a reconnecting client.
+    res.write(`retry: ${RETRY_MS}\n\n`);
     this.standalone = res;
     res.once('close', () => {
       if (this.standalone === res) this.standalone = undefined;
@@ -175,23 +252,21 @@ export class NodeStreamableTransport implements Transport {
         if (stream.single && !stream.sse) {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (this.sessionId) headers['mcp-session-id'] = this.sessionId;
-          stream.res.writeHead(200, headers).end(JSON.stringify(message));
+          stream.res?.writeHead(200, headers).end(JSON.stringify(message));
           return;
         }
-        this.openSse(stream);
-        stream.res.end(event());
-        return;
+        return this.emit(stream, message, true);
       }
     }
-    this.openSse(stream);
-    stream.res.write(event());
+    this.emit(stream, message, false);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const s of new Set(this.streams.values())) s.res.end();
+    for (const s of new Set(this.streams.values())) s.res?.end();
     this.streams.clear();
+    this.resumable.clear();
     this.standalone?.end();
     this.standalone = undefined;
     if (this.sessionId) this.opts.onsessionclosed?.(this.sessionId);
