@@ -15,10 +15,15 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   type CallToolResult,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { page } from './paging';
+import type { TaskRouter } from './tasks';
 import type { Catalog, Scope } from './catalog';
 import type { ServerRegistry } from '../servers/registry';
 import type { AgentLink, CallOptions } from '../servers/upstream';
@@ -43,6 +48,8 @@ export type AgentServerDeps = {
   agents?: AgentDirectory;
   /** Items per page of Hub's own lists (default 1000). */
   pageSize?: number;
+  /** Tasks agents started on upstreams (absent: task-augmented calls are not offered). */
+  tasks?: TaskRouter;
 };
 
 const serversOf = new WeakMap<Scope, Set<string>>();
@@ -168,10 +175,12 @@ function signatures(scope: Scope | null): [tools: string, prompts: string, resou
 function capabilitiesFor(deps: AgentServerDeps, scope: Scope | null): ServerCapabilities {
   let subscribe = false;
   let completions = false;
+  let tasks = false;
   for (const name of scopeServers(scope)) {
     const caps = deps.registry.state(name)?.capabilities;
     subscribe ||= !caps || Boolean(caps.resources?.subscribe);
     completions ||= !caps || Boolean(caps.completions);
+    tasks ||= Boolean(caps?.tasks?.requests?.tools?.call);
   }
   return {
     tools: { listChanged: true },
@@ -179,6 +188,7 @@ function capabilitiesFor(deps: AgentServerDeps, scope: Scope | null): ServerCapa
     resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
     logging: {},
     ...(completions ? { completions: {} } : {}),
+    ...(tasks && deps.tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
 }
 
@@ -215,7 +225,44 @@ export function createAgentServer(
     return { tools: items.map((t) => t.tool), ...(nextCursor ? { nextCursor } : {}) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
+    req.params.task && deps.tasks ? callAsTask(req.params, extra) : callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra),
+  );
+
+  // Tasks: started through a task-augmented tools/call, then polled, read, listed and
+  // cancelled by Hub's task id, on the upstream that runs them, by their owner only.
+  const owner = (extra: { sessionId?: string }) => principal()?.username ?? `session:${extra.sessionId ?? ''}`;
+  const callAsTask = async (params: { name: string; arguments?: Record<string, unknown>; task?: unknown }, extra: { sessionId?: string }) => {
+    need('tools:execute');
+    const exposed = scope().toolIndex.get(params.name);
+    if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    const upstream = registry.upstream(exposed.server);
+    if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
+    const result = await forAgent(extra, (opts) => upstream.forward('tools/call', { name: exposed.original, arguments: params.arguments ?? {}, task: params.task }, opts));
+    return deps.tasks!.created(exposed.server, owner(extra), result) as never;
+  };
+  const onTask = async (method: string, taskId: unknown, extra: { sessionId?: string }) => {
+    need('tools:execute');
+    const t = deps.tasks!.find(taskId, owner(extra));
+    const upstream = scopeServers(scope()).has(t.server) ? registry.upstream(t.server) : undefined;
+    if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Task ${String(taskId)} not found`);
+    return deps.tasks!.translate(t.server, await forAgent(extra, (opts) => upstream.forward(method, { taskId: t.upstreamId }, opts))) as never;
+  };
+  if (capabilities.tasks) {
+    server.setRequestHandler(GetTaskRequestSchema, (req, extra) => onTask('tasks/get', req.params.taskId, extra));
+    server.setRequestHandler(GetTaskPayloadRequestSchema, (req, extra) => onTask('tasks/result', req.params.taskId, extra));
+    server.setRequestHandler(CancelTaskRequestSchema, (req, extra) => onTask('tasks/cancel', req.params.taskId, extra));
+    server.setRequestHandler(ListTasksRequestSchema, async (_req, extra) => {
+      need('tools:execute');
+      const tasks: unknown[] = [];
+      for (const [name, ids] of deps.tasks!.owned(owner(extra))) {
+        const upstream = scopeServers(scope()).has(name) ? registry.upstream(name) : undefined;
+        const listed = await upstream?.forward('tasks/list', {}).catch(() => undefined);
+        for (const t of (listed?.tasks ?? []) as Array<{ taskId: string }>) if (ids.has(t.taskId)) tasks.push(deps.tasks!.translate(name, t));
+      }
+      return { tasks } as never;
+    });
+  }
 
   server.setRequestHandler(ListPromptsRequestSchema, (req) => {
     const { items, nextCursor } = page(may('prompts:read') ? scope().prompts : [], req.params?.cursor, size);

@@ -17,6 +17,7 @@ import { UsersService } from './users';
 import { AuditService } from './audit';
 import { OAuthRefresher } from '../servers/oauth-refresh';
 import { AgentDirectory } from '../mcp/agent-directory';
+import { TaskRouter } from '../mcp/tasks';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -167,7 +168,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     users: new UsersService(store),
     audit,
     sessions,
-    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize },
+    agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize, tasks: new TaskRouter() },
     logs,
     metrics,
     activity,
