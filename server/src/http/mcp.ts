@@ -1,3 +1,4 @@
+import { isModernRequest, ModernFront } from '../mcp/modern';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { createSmartServer } from '../mcp/smart-server';
@@ -106,6 +107,7 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     return s;
   };
 
+  const modern = new ModernFront(services.agentDeps);
   const restoring = new Map<string, Promise<AgentSession | undefined>>();
   const restore = async (id: string, admitted: Admitted, smart: boolean): Promise<AgentSession | undefined> => {
     const rec = await sessions.records!.find(id).catch(() => undefined);
@@ -133,6 +135,12 @@ export async function mcpPlugin(app: FastifyInstance, opts: { services: Services
     if (!admitted) return reply;
     const username = admitted.principal?.username ?? null;
     const sessionId = req.headers['mcp-session-id'];
+    // Agents of the stateless revision are served per request, on the same routes.
+    if (!smart && isModernRequest(req.method, sessionId, req.body)) {
+      reply.hijack();
+      await modern.serve(req.raw, reply.raw, req.body, { scopeKey: admitted.scopeKey, principal: admitted.principal }, `http://${req.headers.host ?? 'localhost'}${req.url}`);
+      return reply;
+    }
     if (sessionId) {
       const s = await sessionFor(req, reply, admitted, smart);
       if (!s) return reply;

@@ -23,6 +23,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { page } from './paging';
+import { capabilitiesFor, scopeServers } from './capabilities';
 import type { TaskRouter } from './tasks';
 import type { Catalog, Scope } from './catalog';
 import type { ServerRegistry } from '../servers/registry';
@@ -51,18 +52,6 @@ export type AgentServerDeps = {
   /** Tasks agents started on upstreams (absent: task-augmented calls are not offered). */
   tasks?: TaskRouter;
 };
-
-const serversOf = new WeakMap<Scope, Set<string>>();
-/** The upstream servers a scope draws on. */
-function scopeServers(scope: Scope | null): Set<string> {
-  if (!scope) return new Set();
-  let set = serversOf.get(scope);
-  if (!set) {
-    set = new Set([...scope.tools, ...scope.prompts, ...scope.resources, ...scope.templates].map((x) => x.server));
-    serversOf.set(scope, set);
-  }
-  return set;
-}
 
 /** The SDK's request-handler extra as a tool call uses it; the fast path builds the same without `_meta`. */
 type Extra = CallExtra & { _meta?: { progressToken?: string | number } };
@@ -106,7 +95,7 @@ function passThrough(err: unknown): unknown {
 }
 
 /** Runs an upstream call for an agent and returns once its notifications went out. */
-async function forAgent<T>(extra: unknown, run: (opts: CallOptions) => Promise<T>): Promise<T> {
+export async function forAgent<T>(extra: unknown, run: (opts: CallOptions) => Promise<T>): Promise<T> {
   const opts = callOptions(extra as Extra);
   try {
     return await run(opts);
@@ -164,32 +153,6 @@ function signatures(scope: Scope | null): [tools: string, prompts: string, resou
     scope.prompts.map((p) => `${p.name}\u0001${p.prompt.description ?? ''}`).join('\u0002'),
     scope.resources.map((r) => r.resource.uri).join('\u0002'),
   ];
-}
-
-/**
- * What Hub offers an agent follows what the upstreams of its scope offer:
- * resource subscriptions and completions only when one of them has them (a
- * server not yet connected counts as having them). Lists may change, so they
- * are always offered with `listChanged`; logging is Hub's own.
- */
-function capabilitiesFor(deps: AgentServerDeps, scope: Scope | null): ServerCapabilities {
-  let subscribe = false;
-  let completions = false;
-  let tasks = false;
-  for (const name of scopeServers(scope)) {
-    const caps = deps.registry.state(name)?.capabilities;
-    subscribe ||= !caps || Boolean(caps.resources?.subscribe);
-    completions ||= !caps || Boolean(caps.completions);
-    tasks ||= Boolean(caps?.tasks?.requests?.tools?.call);
-  }
-  return {
-    tools: { listChanged: true },
-    prompts: { listChanged: true },
-    resources: { listChanged: true, ...(subscribe ? { subscribe: true } : {}) },
-    logging: {},
-    ...(completions ? { completions: {} } : {}),
-    ...(tasks && deps.tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
-  };
 }
 
 /** An agent session's MCP server; `connect` attaches it to the session's transport. */

@@ -25,6 +25,8 @@ import { GroupStdioTransport } from './stdio-transport';
 import { fetchLists } from './lists';
 import { directRequests } from './direct-requests';
 import { Supervisor } from './supervisor';
+import { ModernLink, wantsModern } from './modern-link';
+import { SessionClients } from './session-clients';
 import { describe, UpstreamError, type AgentLink, type AgentReach, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
 export type McpUpstreamOptions = {
@@ -50,13 +52,18 @@ export class McpUpstream implements Upstream {
   private readonly type: ServerType;
   private client?: Client;
   private transport?: Transport;
+  /** Set when the server speaks only the stateless revision: every request goes through it. */
+  private modern?: ModernLink;
   private readonly supervisor: Supervisor;
   private readonly agents: AgentLink[] = [];
   private keepAlive?: NodeJS.Timeout;
-  private readonly sessionClients = new Map<string, { client: Promise<Client>; lastUsed: number }>();
+  private readonly sessionClients = new SessionClients(async () => {
+    const c = new Client({ name: 'hub', version: this.opts.version }, { capabilities: {} });
+    await c.connect(await this.makeTransport(), { timeout: this.timeout });
+    return c;
+  });
   /** Authorizations completed since the server last worked: a server that refuses every grant is not asked forever. */
   private authorizations = 0;
-  private sessionReaper?: NodeJS.Timeout;
 
   constructor(private readonly opts: McpUpstreamOptions) {
     this.name = opts.name;
@@ -97,37 +104,8 @@ export class McpUpstream implements Upstream {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.sessionReaper);
-    const sessions = [...this.sessionClients.values()];
-    this.sessionClients.clear();
-    await Promise.all(sessions.map(async (s) => (await s.client.catch(() => undefined))?.close().catch(() => undefined)));
+    await this.sessionClients.closeAll();
     await this.supervisor.stop();
-  }
-
-  /** The dedicated upstream session of a caller's session id, made on first use and closed after 10 idle minutes. */
-  private sessionClient(id: string): Promise<Client> {
-    const hit = this.sessionClients.get(id);
-    if (hit) {
-      hit.lastUsed = Date.now();
-      return hit.client;
-    }
-    if (this.sessionClients.size >= 1000) throw new UpstreamError('Too many caller sessions on this server', 'upstream');
-    const client = (async () => {
-      const c = new Client({ name: 'hub', version: this.opts.version }, { capabilities: {} });
-      await c.connect(await this.makeTransport(), { timeout: this.timeout });
-      return c;
-    })();
-    client.catch(() => this.sessionClients.delete(id));
-    this.sessionClients.set(id, { client, lastUsed: Date.now() });
-    this.sessionReaper ??= setInterval(() => {
-      for (const [sid, s] of this.sessionClients) {
-        if (Date.now() - s.lastUsed > 600_000) {
-          this.sessionClients.delete(sid);
-          void s.client.then((c) => c.close()).catch(() => undefined);
-        }
-      }
-    }, 60_000).unref();
-    return client;
   }
 
   /** The transport of this server's type; each type's SDK module is loaded by the first server of that type. */
@@ -171,6 +149,7 @@ export class McpUpstream implements Upstream {
       await client.connect(transport, { timeout: this.timeout });
     } catch (err) {
       await client.close().catch(() => undefined);
+      if (this.type === 'streamable-http' && wantsModern(err)) return this.connectModern();
       if (await this.needsAuthorization(err)) {
         this.markAuthorizationUrl(this.state.authorizationUrl);
         throw Object.assign(err as Error, { permanent: true });
@@ -209,6 +188,33 @@ export class McpUpstream implements Upstream {
     this.opts.agents?.connected(this.name);
   }
 
+  /** A server of the stateless revision refused the handshake: the same server through SDK v2. */
+  private async connectModern(): Promise<void> {
+    let link: ModernLink;
+    try {
+      link = await ModernLink.open(
+        new URL(this.opts.config.url!),
+        this.opts.config.headers ?? {},
+        this.timeout,
+        this.opts.version,
+        () => void this.modern?.lists(this.timeout).then((lists) => (Object.assign(this.state, lists), this.opts.events.onChange(this.name, 'lists'))).catch(() => undefined),
+        () => {
+          if (this.modern !== link) return;
+          this.modern = undefined;
+          this.setStatus('disconnected', 'Connection closed');
+          this.supervisor.dropped();
+        },
+      );
+      Object.assign(this.state, await link.lists(this.timeout), { cached: false, capabilities: link.capabilities });
+    } catch (err) {
+      this.setStatus('error', describe(err));
+      throw err;
+    }
+    this.modern = link;
+    this.opts.events.onChange(this.name, 'lists');
+    this.setStatus('connected');
+  }
+
   /** The SDK gave up for want of authorization (it has already saved the authorization URL). */
   private async needsAuthorization(err: unknown): Promise<boolean> {
     return Boolean(this.opts.authProvider) && err instanceof (await import('@modelcontextprotocol/sdk/client/auth.js')).UnauthorizedError;
@@ -217,6 +223,9 @@ export class McpUpstream implements Upstream {
   private async disconnect(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    const modern = this.modern;
+    this.modern = undefined;
+    await modern?.close().catch(() => undefined);
     this.clearKeepAlive();
     await client?.close().catch(() => undefined);
   }
@@ -294,7 +303,7 @@ export class McpUpstream implements Upstream {
     const agent = opts?.agent;
     if (agent) this.agents.push(agent);
     try {
-      if (opts?.sessionId && this.type !== 'stdio') return await send(await this.sessionClient(opts.sessionId));
+      if (opts?.sessionId && this.type !== 'stdio') return await send(await this.sessionClients.get(opts.sessionId));
       const client = await this.ready(opts?.signal);
       try {
         return await send(client);
@@ -318,6 +327,7 @@ export class McpUpstream implements Upstream {
   }
 
   callTool(name: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    if (this.modern) return this.modern.callTool(name, args, opts, this.timeout);
     const params = { name, arguments: args };
     return this.run(opts, (c) => {
       // Results pass through to the agent as the upstream sent them. Without progress to
@@ -329,18 +339,21 @@ export class McpUpstream implements Upstream {
   }
 
   getPrompt(name: string, args: Record<string, string>, opts?: CallOptions): Promise<GetPromptResult> {
+    if (this.modern) return this.modern.getPrompt(name, args, opts, this.timeout);
     return this.run(opts, (c) =>
       c.request({ method: 'prompts/get', params: { name, arguments: args } }, GetPromptResultSchema, this.requestOptions(opts)),
     );
   }
 
   readResource(uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
+    if (this.modern) return this.modern.readResource(uri, opts, this.timeout);
     return this.run(opts, (c) =>
       c.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema, this.requestOptions(opts)),
     );
   }
 
   forward(method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>> {
+    if (this.modern) return this.modern.forward(method, params, opts, this.timeout);
     return this.run(opts, (c) => c.request({ method, params } as never, ResultSchema, this.requestOptions(opts)));
   }
 
@@ -349,6 +362,8 @@ export class McpUpstream implements Upstream {
   }
 
   async ping(timeoutMs: number): Promise<void> {
+    // The stateless revision has no ping: asking what the server offers shows it is there.
+    if (this.modern) return void (await this.modern.forward('server/discover', {}, undefined, timeoutMs));
     if (!this.client) throw new Error('not connected');
     await this.client.ping({ timeout: timeoutMs });
   }
