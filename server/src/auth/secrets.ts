@@ -14,6 +14,8 @@ export const serverSecretPaths: Paths = [
   'headers.*',
   'oauth.clientSecret',
   'oauth.privateKeyPem',
+  'oauth.idpIdToken',
+  'oauth.idpClientSecret',
   'openapi.security.apiKey.value',
   'openapi.security.http.credentials',
   'openapi.security.oauth2.token',

@@ -7,8 +7,17 @@ import type { Store } from '../store/store';
 type OAuthSettings = {
   clientId?: string;
   clientSecret?: string;
-  /** `client_credentials`: a service account, no user in the loop (secret, or a private key JWT). */
-  grantType?: 'authorization_code' | 'client_credentials';
+  /**
+   * `client_credentials`: a service account, no user in the loop (secret, or a private key JWT).
+   * `urn:ietf:params:oauth:grant-type:jwt-bearer`: enterprise-managed authorization (cross-app
+   * access): the user's ID token from their IdP is exchanged there for an ID-JAG, which the
+   * authorization server takes as a JWT bearer grant.
+   */
+  grantType?: 'authorization_code' | 'client_credentials' | typeof JWT_BEARER;
+  idpTokenEndpoint?: string;
+  idpClientId?: string;
+  idpClientSecret?: string;
+  idpIdToken?: string;
   privateKeyPem?: string;
   signingAlgorithm?: string;
   /** A URL used as client id where the authorization server supports Client ID Metadata Documents. */
@@ -25,6 +34,8 @@ type OAuthSettings = {
    */
   discovery?: OAuthDiscoveryState;
 };
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /**
  * OAuth client state of one upstream, kept in its `oauth` settings (MCPHub's
@@ -53,8 +64,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /** A grant without a user at a browser. */
   private get clientCredentials(): boolean {
-    return this.settings().grantType === 'client_credentials';
+    const g = this.settings().grantType;
+    return g === 'client_credentials' || g === JWT_BEARER;
   }
 
   get redirectUrl(): string | undefined {
@@ -73,9 +86,35 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /** Client credentials replace the authorization code grant; absent otherwise, so the SDK's default applies. */
-  get prepareTokenRequest(): ((scope?: string) => URLSearchParams) | undefined {
+  get prepareTokenRequest(): ((scope?: string) => URLSearchParams | Promise<URLSearchParams>) | undefined {
+    const o = this.settings();
+    if (o.grantType === JWT_BEARER) return async (scope) => new URLSearchParams({ grant_type: JWT_BEARER, assertion: await this.identityAssertion(scope), ...(scope ? { scope } : {}) });
     if (!this.clientCredentials) return undefined;
     return (scope) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+  }
+
+  /** RFC 8693 at the user's IdP: their ID token for an ID-JAG addressed to this server's authorization server. */
+  private async identityAssertion(scope?: string): Promise<string> {
+    const o = this.settings();
+    if (!o.idpTokenEndpoint || !o.idpIdToken) throw new Error('oauth.idpTokenEndpoint and oauth.idpIdToken are required for the jwt-bearer grant');
+    const discovery = o.discovery;
+    const audience = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    const resource = discovery?.resourceMetadata?.resource;
+    const body = new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      subject_token: o.idpIdToken,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      ...(audience ? { audience } : {}),
+      ...(resource ? { resource } : {}),
+      ...(scope ? { scope } : {}),
+      ...(o.idpClientId ? { client_id: o.idpClientId } : {}),
+      ...(o.idpClientSecret ? { client_secret: o.idpClientSecret } : {}),
+    });
+    const res = await fetch(o.idpTokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
+    const json = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+    if (!res.ok || !json.access_token) throw new Error(`The IdP refused the token exchange: ${json.error ?? res.status}${json.error_description ? ` (${json.error_description})` : ''}`);
+    return json.access_token;
   }
 
   /** A signed JWT instead of a secret (RFC 7523), when a private key is configured. */
@@ -96,7 +135,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       return {
         client_name: 'Hub',
         redirect_uris: [],
-        grant_types: ['client_credentials'],
+        grant_types: [this.settings().grantType === JWT_BEARER ? JWT_BEARER : 'client_credentials'],
         token_endpoint_auth_method: this.settings().privateKeyPem ? 'private_key_jwt' : 'client_secret_basic',
         ...(this.settings().scopes?.length ? { scope: this.settings().scopes!.join(' ') } : {}),
       };
