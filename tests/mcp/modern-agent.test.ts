@@ -15,8 +15,8 @@ let hub: TestHub;
 let token: string;
 let upstream: ChildProcess;
 
-async function modern(path = '/mcp', bearer = token) {
-  const client = new ModernClient({ name: 'modern-agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } } as never);
+async function modern(path = '/mcp', bearer = token, capabilities: Record<string, unknown> = {}) {
+  const client = new ModernClient({ name: 'modern-agent', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } } as never);
   await client.connect(new ModernTransport(new URL(`${hub.url}${path}`), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
   return client;
 }
@@ -26,11 +26,12 @@ test.before(async () => {
   token = await hub.login();
   await hub.request('POST', '/api/servers', { token, body: { name: 'everything', config: stdioEverything() } });
   await hub.request('POST', '/api/servers', { token, body: { name: 'dyn', config: { command: process.execPath, args: [fixture('dynamic.mjs')] } } });
+  await hub.request('POST', '/api/servers', { token, body: { name: 'proto', config: { command: process.execPath, args: [fixture('protocol.mjs')] } } });
   // An upstream that speaks only the stateless revision.
   const p = await startProcess(process.execPath, [fixture('modern-server.mjs')], {}, /PORT=\d+/);
   upstream = p.child;
   await hub.request('POST', '/api/servers', { token, body: { name: 'modern', config: { type: 'streamable-http', url: `http://127.0.0.1:${/PORT=(\d+)/.exec(p.output())![1]}/mcp` } } });
-  for (const name of ['everything', 'dyn', 'modern']) await waitFor(async () => (await hub.request('GET', `/api/servers/${name}`, { token })).body.data.status === 'connected', 20_000, `${name} connected`);
+  for (const name of ['everything', 'dyn', 'modern', 'proto']) await waitFor(async () => (await hub.request('GET', `/api/servers/${name}`, { token })).body.data.status === 'connected', 20_000, `${name} connected`);
 });
 test.after(async () => {
   await hub.close();
@@ -101,6 +102,19 @@ test('an upstream that speaks only 2026-07-28 is used: an older agent and a new 
   await client.close();
   const view = (await hub.request('GET', '/api/servers/modern', { token })).body.data;
   assert.is(view.status, 'connected');
+});
+
+test('an older upstream asking for input mid-call reaches a 2026-07-28 agent as input_required rounds', async () => {
+  const client = await modern('/mcp', token, { elicitation: { form: {} } });
+  let asked = '';
+  client.setRequestHandler('elicitation/create' as never, (async (req: { params: { message: string } }) => {
+    asked = req.params.message;
+    return { action: 'accept', content: { name: 'Grace' } };
+  }) as never);
+  const r = await client.callTool({ name: 'proto-ask-defaults', arguments: {} });
+  assert.is(asked, 'Accept the defaults');
+  assert.equal(JSON.parse((r.content as Array<{ text: string }>)[0]!.text), { action: 'accept', content: { name: 'Grace', age: 30, verified: true } });
+  await client.close();
 });
 
 test.run();

@@ -5,6 +5,7 @@ import type { Permission } from '@hub/contract';
 import type { Principal } from '../auth/principal';
 import { callExposed, forAgent, type AgentServerDeps } from './agent-server';
 import { page } from './paging';
+import { ParkedCalls } from './mrtr';
 
 /** The first revision without sessions (2026-07-28): its requests carry their version in `_meta`. */
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -30,6 +31,7 @@ type Handler = ReturnType<V2['createMcpHandler']>;
  */
 export class ModernFront {
   private handler?: Promise<Handler>;
+  private readonly parked = new ParkedCalls();
 
   constructor(private readonly deps: AgentServerDeps) {}
 
@@ -94,7 +96,16 @@ export class ModernFront {
       const { items, nextCursor } = page(may('tools:read') ? scope().tools : [], r.params?.cursor, size);
       return { tools: items.map((t) => t.tool), ...(nextCursor ? { nextCursor } : {}) } as never;
     });
-    server.setRequestHandler('tools/call', (r, ctx) => callExposed(this.deps, scope(), caller.principal, r.params.name, r.params.arguments ?? {}, extraOf(ctx as never)) as never);
+    // What an upstream asks its agent mid-call comes back to this agent as input_required rounds.
+    server.setRequestHandler('tools/call', (r, ctx) => {
+      const who = caller.principal?.username ?? 'anonymous';
+      const mcpReq = ctx.mcpReq as unknown as { id: string | number; requestState?: () => unknown; inputResponses?: Record<string, unknown> };
+      const state = mcpReq.requestState?.();
+      if (typeof state === 'string' && state) return this.parked.resume(who, state, mcpReq.inputResponses) as never;
+      return this.parked.start(who, (ask, signal) =>
+        callExposed(this.deps, scope(), caller.principal, r.params.name, r.params.arguments ?? {}, { requestId: mcpReq.id, signal, sendNotification: async () => undefined, sendRequest: ask as never }),
+      ) as never;
+    });
     server.setRequestHandler('prompts/list', (r) => {
       const { items, nextCursor } = page(may('prompts:read') ? scope().prompts : [], r.params?.cursor, size);
       return { prompts: items.map((p) => p.prompt), ...(nextCursor ? { nextCursor } : {}) } as never;
