@@ -1,3 +1,4 @@
+import { Revisions, WriteTiming } from './write-timing';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
@@ -25,9 +26,8 @@ export class LowdbStore implements Store {
   private durable: SettingsFile;
   private waiters: Waiter[] = [];
   private writing: Promise<void> | null = null;
-  private listeners = new Set<(revision: number) => void>();
-  revision = 0;
-  private readonly timing = { writes: 0, failed: 0, totalMs: 0, maxMs: 0, last: null as string | null, slowest: [] as Array<{ at: string; ms: number }> };
+  private readonly revisions = new Revisions();
+  private readonly timing = new WriteTiming();
 
   private constructor(
     private readonly db: Low<unknown>,
@@ -76,7 +76,7 @@ export class LowdbStore implements Store {
       try {
         this.db.data = snapshot;
         await this.db.write();
-        this.note(performance.now() - started);
+        this.timing.note(performance.now() - started);
         this.durable = snapshot;
         for (const w of batch) w.resolve();
       } catch (err) {
@@ -91,40 +91,24 @@ export class LowdbStore implements Store {
     this.writing = null;
   }
 
-  private note(ms: number): void {
-    const t = this.timing;
-    t.writes++;
-    t.totalMs += ms;
-    t.maxMs = Math.max(t.maxMs, ms);
-    t.last = new Date().toISOString();
-    t.slowest.push({ at: t.last, ms });
-    t.slowest.sort((a, b) => b.ms - a.ms);
-    t.slowest.length = Math.min(t.slowest.length, 10);
-  }
 
   stats(): StoreStats {
-    const t = this.timing;
-    return {
-      kind: 'lowdb',
-      location: this.file,
-      writes: t.writes,
-      failedWrites: t.failed,
-      avgWriteMs: t.writes ? t.totalMs / t.writes : 0,
-      maxWriteMs: t.maxMs,
-      lastWriteAt: t.last,
-      slowestWrites: [...t.slowest],
-    };
+    return this.timing.stats('lowdb', this.file);
   }
 
+
   private emit(): void {
-    this.revision++;
-    for (const l of this.listeners) l(this.revision);
+    this.revisions.emit();
+  }
+
+  get revision(): number {
+    return this.revisions.revision;
   }
 
   onChange(listener: (revision: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.revisions.onChange(listener);
   }
+
 
   async close(): Promise<void> {
     await this.writing;

@@ -1,3 +1,4 @@
+import { Revisions, WriteTiming } from './write-timing';
 import { settingsFileSchema, type SettingsFile } from '@hub/contract';
 import { joinSecrets, splitSecrets, type SecretEntry } from '../auth/secrets';
 import type { PgListener } from '../events/pg-listener';
@@ -35,11 +36,10 @@ export class PgStore implements Store {
   private pending: Pending[] = [];
   private chain: Promise<void> = Promise.resolve();
   private flushing = false;
-  private readonly listeners = new Set<(revision: number) => void>();
+  private readonly revisions = new Revisions();
   private poller?: NodeJS.Timeout;
   private stopListening?: () => void;
-  revision = 0;
-  private readonly timing = { writes: 0, failed: 0, conflicts: 0, totalMs: 0, maxMs: 0, last: null as string | null, slowest: [] as Array<{ at: string; ms: number }> };
+  private readonly timing = new WriteTiming();
 
   private constructor(
     private readonly db: Database,
@@ -189,7 +189,7 @@ export class PgStore implements Store {
       this.rebase();
       return;
     }
-    this.note(performance.now() - started);
+    this.timing.note(performance.now() - started);
     this.version++;
     this.durable = next;
     this.pending = this.pending.filter((p) => !batch.includes(p));
@@ -207,40 +207,25 @@ export class PgStore implements Store {
     for (const p of refused) p.reject(err);
   }
 
-  private note(ms: number): void {
-    const t = this.timing;
-    t.writes++;
-    t.totalMs += ms;
-    t.maxMs = Math.max(t.maxMs, ms);
-    t.last = new Date().toISOString();
-    t.slowest.push({ at: t.last, ms });
-    t.slowest.sort((a, b) => b.ms - a.ms);
-    t.slowest.length = Math.min(t.slowest.length, 10);
-  }
 
   stats(): StoreStats {
     const t = this.timing;
-    return {
-      kind: 'postgres',
-      location: `${this.db.url.replace(/\/\/[^@/]*@/, '//')} (schema ${this.db.schema}, version ${this.version}, ${t.conflicts} write conflicts retried)`,
-      writes: t.writes,
-      failedWrites: t.failed,
-      avgWriteMs: t.writes ? t.totalMs / t.writes : 0,
-      maxWriteMs: t.maxMs,
-      lastWriteAt: t.last,
-      slowestWrites: [...t.slowest],
-    };
+    return t.stats('postgres', `${this.db.url.replace(/\/\/[^@/]*@/, '//')} (schema ${this.db.schema}, version ${this.version}, ${t.conflicts} write conflicts retried)`);
   }
 
+
   private emit(): void {
-    this.revision++;
-    for (const l of this.listeners) l(this.revision);
+    this.revisions.emit();
+  }
+
+  get revision(): number {
+    return this.revisions.revision;
   }
 
   onChange(listener: (revision: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.revisions.onChange(listener);
   }
+
 
   async close(): Promise<void> {
     clearInterval(this.poller);
