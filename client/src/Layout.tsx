@@ -7,8 +7,9 @@ import { Groups } from './pages/Groups';
 import { Users } from './pages/Users';
 import { Logs } from './pages/Logs';
 import { Settings } from './pages/Settings';
+import { Account } from './pages/Account';
 
-const pages = ['dashboard', 'servers', 'groups', 'users', 'logs', 'settings'] as const;
+const pages = ['dashboard', 'servers', 'groups', 'users', 'logs', 'settings', 'account'] as const;
 const current = () => (location.hash.replace(/^#\/?/, '') || 'dashboard') as (typeof pages)[number];
 
 export function Layout(props: { user: PublicUser | null }) {
@@ -30,7 +31,7 @@ export function Layout(props: { user: PublicUser | null }) {
     <div class="layout">
       <header class="topbar">
         <strong>Hub</strong>
-        <span class="muted" data-testid="live-status">{connected() ? '● live' : '○ reconnecting'}</span>
+        <span class={connected() ? 'live live-on' : 'live muted'} data-testid="live-status" data-live={connected() ? 'on' : 'off'}>{connected() ? '● live' : '○ reconnecting'}</span>
         <nav aria-label="Main">
           {pages.filter((p) => p !== 'users' || isAdmin()).map((p) => (
             <a href={`#/${p}`} aria-current={page() === p ? 'page' : undefined}>{p[0]!.toUpperCase() + p.slice(1)}</a>
@@ -50,6 +51,7 @@ export function Layout(props: { user: PublicUser | null }) {
           <Match when={page() === 'users'}><Users /></Match>
           <Match when={page() === 'logs'}><Logs /></Match>
           <Match when={page() === 'settings'}><Settings /></Match>
+          <Match when={page() === 'account'}><Account /></Match>
         </Switch>
       </main>
     </div>

@@ -29,7 +29,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
     <section>
       <h1>Dashboard</h1>
       <Show when={props.generatedPassword}>
-        <p class="notice">You are using the generated admin password. Change it soon.</p>
+        <p class="notice">You are using the generated admin password. <a href="#/account">Change it now</a>.</p>
       </Show>
       <section class="cards">
         <div class="card stat"><span class="muted">Servers</span><strong data-testid="server-count">{Object.keys(settings()?.mcpServers ?? {}).length}</strong>
