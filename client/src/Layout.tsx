@@ -1,6 +1,6 @@
 import { createSignal, Match, onCleanup, Show, Switch } from 'solid-js';
 import type { PublicUser } from '@hub/contract';
-import { api, connected, setToken } from './api';
+import { api, can, connected, permissions, setToken } from './api';
 import { Dashboard } from './pages/Dashboard';
 import { Servers } from './pages/Servers';
 import { Groups } from './pages/Groups';
@@ -25,7 +25,9 @@ export function Layout(props: { user: PublicUser | null }) {
     await api().auth.logout.mutate().catch(() => undefined);
     setToken(null);
   };
-  const isAdmin = () => !props.user || props.user.role === 'admin';
+  // A page shows in the menu when the caller may read what it holds.
+  const needs: Partial<Record<(typeof pages)[number], Parameters<typeof can>[0]>> = { servers: 'servers:read', groups: 'groups:read', users: 'users:read', logs: 'logs:read', settings: 'config:read' };
+  const visible = (p: (typeof pages)[number]) => !needs[p] || can(needs[p]!);
 
   return (
     <div class="layout">
@@ -33,8 +35,10 @@ export function Layout(props: { user: PublicUser | null }) {
         <strong>Hub</strong>
         <span class={connected() ? 'live live-on' : 'live muted'} data-testid="live-status" data-live={connected() ? 'on' : 'off'}>{connected() ? '● live' : '○ reconnecting'}</span>
         <nav aria-label="Main">
-          {pages.filter((p) => p !== 'users' || isAdmin()).map((p) => (
-            <a href={`#/${p}`} aria-current={page() === p ? 'page' : undefined}>{p[0]!.toUpperCase() + p.slice(1)}</a>
+          {pages.map((p) => (
+            <Show when={visible(p)}>
+              <a href={`#/${p}`} aria-current={page() === p ? 'page' : undefined}>{p[0]!.toUpperCase() + p.slice(1)}</a>
+            </Show>
           ))}
         </nav>
         <span class="spacer" />
@@ -46,6 +50,7 @@ export function Layout(props: { user: PublicUser | null }) {
       </header>
       <main class="content">
         <Switch fallback={<Dashboard generatedPassword={props.user?.generatedPassword ?? false} />}>
+          <Match when={permissions() && !visible(page())}><p class="error" role="alert" data-testid="no-access">Your account may not open this page.</p></Match>
           <Match when={page() === 'servers'}><Servers /></Match>
           <Match when={page() === 'groups'}><Groups /></Match>
           <Match when={page() === 'users'}><Users /></Match>

@@ -1,5 +1,6 @@
 import { createTRPCClient, createWSClient, wsLink, type TRPCClient } from '@trpc/client';
-import { createSignal } from 'solid-js';
+import { createResource, createRoot, createSignal } from 'solid-js';
+import type { Permission } from '@hub/contract';
 import type { AppRouter } from '@hub/server';
 
 const TOKEN_KEY = 'hub.token';
@@ -61,3 +62,12 @@ export function isUnauthorized(err: unknown): boolean {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * What the signed-in caller may do (`auth.permissions`), refetched on every
+ * sign-in and reconnect: pages show only the controls it allows.
+ */
+export const permissions = createRoot(() => createResource(() => [token(), epoch()] as const, () => api().auth.permissions.query().catch(() => null))[0]);
+
+/** True once the caller's permissions are known and include `p`. */
+export const can = (p: Permission): boolean => Boolean(permissions()?.permissions.includes(p));

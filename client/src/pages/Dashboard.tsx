@@ -5,7 +5,9 @@ type Pulse = { seq: number; time: string; uptime: number; revision: number; memo
 
 export function Dashboard(props: { generatedPassword: boolean }) {
   const [pulse, setPulse] = createSignal<Pulse | null>(null);
-  const [settings, { refetch }] = createResource(() => api().settings.get.query().catch(() => null));
+  // What the caller may see: their servers and groups (not the whole settings file, which needs config:read).
+  const [servers, { refetch }] = createResource(() => api().servers.list.query().catch(() => null));
+  const [groups, groupsCtl] = createResource(() => api().groups.list.query().catch(() => null));
   const [overview, overviewCtl] = createResource(() => api().monitoring.overview.query().catch(() => null));
   const [calls, setCalls] = createSignal<number[]>([]);
   const [errors, errorsCtl] = createResource(() => api().monitoring.errors.query({ groupBy: 'server', since: '1h', details: true }).catch(() => null));
@@ -16,7 +18,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
       void overviewCtl.refetch();
     },
   });
-  const changes = api().system.onSettingsChanged.subscribe(undefined, { onData: () => void refetch() });
+  const changes = api().system.onSettingsChanged.subscribe(undefined, { onData: () => (void refetch(), void groupsCtl.refetch()) });
   const activity = api().monitoring.onCall.subscribe(undefined, {
     onData: (e) => {
       setCalls((c) => [...c.filter((t) => t > Date.now() - 60_000), Date.now()]);
@@ -32,13 +34,13 @@ export function Dashboard(props: { generatedPassword: boolean }) {
         <p class="notice">You are using the generated admin password. <a href="#/account">Change it now</a>.</p>
       </Show>
       <section class="cards">
-        <div class="card stat"><span class="muted">Servers</span><strong data-testid="server-count">{Object.keys(settings()?.mcpServers ?? {}).length}</strong>
+        <div class="card stat"><span class="muted">Servers</span><strong data-testid="server-count">{servers()?.length ?? '–'}</strong>
           <span class="small"><For each={Object.entries(overview()?.servers.byStatus ?? {})}>{([s, n]) => <span>{n} {s} </span>}</For></span></div>
-        <div class="card stat"><span class="muted">Tools</span><strong>{overview()?.tools ?? '…'}</strong></div>
-        <div class="card stat"><span class="muted">Sessions</span><strong>{overview()?.sessions ?? '…'}</strong></div>
+        <div class="card stat"><span class="muted">Tools</span><strong data-testid="tool-count">{overview.loading ? '…' : (overview()?.tools ?? servers()?.reduce((n, s) => n + s.tools.length, 0) ?? '–')}</strong></div>
+        <div class="card stat"><span class="muted">Sessions</span><strong>{overview.loading ? '…' : (overview()?.sessions ?? '–')}</strong></div>
         <div class="card stat"><span class="muted">Calls / min</span><strong data-testid="calls-per-minute">{calls().filter((t) => t > Date.now() - 60_000).length}</strong></div>
         <div class="card stat"><span class="muted">Error rate (5 min)</span><strong>{((overview()?.errorRate ?? 0) * 100).toFixed(1)}%</strong></div>
-        <div class="card stat"><span class="muted">Groups</span><strong>{settings()?.groups.length ?? 0}</strong></div>
+        <div class="card stat"><span class="muted">Groups</span><strong data-testid="group-count">{groups()?.length ?? '–'}</strong></div>
         <div class="card stat"><span class="muted">Uptime</span><strong data-testid="uptime">{pulse() ? `${Math.floor(pulse()!.uptime)} s` : '…'}</strong></div>
         <div class="card stat"><span class="muted">Settings revision</span><strong data-testid="revision">{pulse()?.revision ?? '…'}</strong></div>
       </section>

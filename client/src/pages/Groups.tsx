@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { groupCreate } from '@hub/contract';
-import { api, epoch } from '../api';
+import { api, can, epoch } from '../api';
 import { Field, Notice, useAction } from '../ui';
 
 export function Groups() {
@@ -33,10 +33,10 @@ export function Groups() {
           const clientConfig = JSON.stringify({ mcpServers: { [`hub-${g.name}`]: { type: 'streamable-http', url: endpoint, headers: { Authorization: 'Bearer <your key>' } } } }, null, 2);
           return (
             <div class="card" data-group={g.name}>
-              <h2>{g.name} <button class="link danger" onClick={() => confirm(`Delete group ${g.name}?`) && void action.run(`Group ${g.name} deleted`, () => api().groups.remove.mutate({ id: g.id })).then(() => refetch())}>Delete</button></h2>
+              <h2>{g.name} <Show when={can('groups:write')}><button class="link danger" onClick={() => confirm(`Delete group ${g.name}?`) && void action.run(`Group ${g.name} deleted`, () => api().groups.remove.mutate({ id: g.id })).then(() => refetch())}>Delete</button></Show></h2>
               <p class="muted">
                 {g.description}{' '}
-                <button class="link" onClick={() => { const d = prompt(`Description of ${g.name}`, g.description ?? ''); if (d !== null) void action.run('Description saved', () => api().groups.update.mutate({ id: g.id, description: d })).then(() => refetch()); }}>Edit description</button>
+                <Show when={can('groups:write')}><button class="link" onClick={() => { const d = prompt(`Description of ${g.name}`, g.description ?? ''); if (d !== null) void action.run('Description saved', () => api().groups.update.mutate({ id: g.id, description: d })).then(() => refetch()); }}>Edit description</button></Show>
               </p>
               <p>Endpoint: <code>{endpoint}</code> <button class="link" onClick={() => void navigator.clipboard?.writeText(clientConfig)}>Copy client config</button></p>
               <For each={g.serverConfigs}>
@@ -51,30 +51,32 @@ export function Groups() {
                   return (
                     <div class="group-server">
                       <strong>{sc.name}</strong>
-                      <button class="link" onClick={() => void action.run(`${sc.name} removed`, () => api().groups.removeServer.mutate({ id: g.id, serverName: sc.name })).then(() => refetch())}>Remove</button>
+                      <Show when={can('groups:write')}><button class="link" onClick={() => void action.run(`${sc.name} removed`, () => api().groups.removeServer.mutate({ id: g.id, serverName: sc.name })).then(() => refetch())}>Remove</button></Show>
                       <div class="tools">
                         <For each={tools()}>
-                          {(t) => <label class="inline"><input type="checkbox" aria-label={`${g.name} ${sc.name} ${t.name}`} checked={selected(t.name)} onChange={(e) => setTool(t.name, e.currentTarget.checked)} /> {t.name}</label>}
+                          {(t) => <label class="inline"><input type="checkbox" aria-label={`${g.name} ${sc.name} ${t.name}`} checked={selected(t.name)} disabled={!can('groups:write')} onChange={(e) => setTool(t.name, e.currentTarget.checked)} /> {t.name}</label>}
                         </For>
                       </div>
                     </div>
                   );
                 }}
               </For>
-              <label>Add server <select aria-label={`Add server to ${g.name}`} onChange={(e) => e.currentTarget.value && void action.run('Server added', () => api().groups.addServer.mutate({ id: g.id, serverName: e.currentTarget.value })).then(() => refetch())}>
+              <Show when={can('groups:write')}><label>Add server <select aria-label={`Add server to ${g.name}`} onChange={(e) => e.currentTarget.value && void action.run('Server added', () => api().groups.addServer.mutate({ id: g.id, serverName: e.currentTarget.value })).then(() => refetch())}>
                 <option value="">choose…</option>
                 <For each={(servers() ?? []).filter((s) => !g.servers.includes(s.name))}>{(s) => <option value={s.name}>{s.name}</option>}</For>
-              </select></label>
+              </select></label></Show>
             </div>
           );
         }}
       </For>
+      <Show when={can('groups:write')}>
       <form class="card form" onSubmit={create} aria-label="Create group">
         <h2>Create a group</h2>
         <Field label="Name" error={error()}><input name="groupName" value={name()} onInput={(e) => setName(e.currentTarget.value)} /></Field>
         <Field label="Description"><input name="groupDescription" value={description()} onInput={(e) => setDescription(e.currentTarget.value)} /></Field>
         <button type="submit" disabled={action.busy()}>Create group</button>
       </form>
+      </Show>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
 import { resourceName, serverConfigInput } from '@hub/contract';
-import { api, epoch } from '../api';
+import { api, can, epoch } from '../api';
 import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
 import { TryTool } from './TryTool';
 
@@ -136,11 +136,15 @@ export function Servers() {
                 </td>
                 <td>{s.tools.length}</td>
                 <td>
-                  <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />
+                  <Show when={can('servers:write')} fallback={s.enabled ? 'yes' : 'no'}>
+                    <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />
+                  </Show>
                 </td>
                 <td>
-                  <button class="link" onClick={() => edit(s)}>Edit</button>
-                  <button class="link danger" onClick={() => confirm(`Delete server ${s.name}?`) && void action.run(`Server ${s.name} deleted`, () => api().servers.remove.mutate({ name: s.name })).then(() => refetch())}>Delete</button>
+                  <Show when={can('servers:write')}>
+                    <button class="link" onClick={() => edit(s)}>Edit</button>
+                    <button class="link danger" onClick={() => confirm(`Delete server ${s.name}?`) && void action.run(`Server ${s.name} deleted`, () => api().servers.remove.mutate({ name: s.name })).then(() => refetch())}>Delete</button>
+                  </Show>
                 </td>
               </tr>
             )}
@@ -151,6 +155,7 @@ export function Servers() {
         {(s) => <ServerDetail server={s()} onChange={() => void refetch()} />}
       </Show>
 
+      <Show when={can('servers:write')}>
       <form class="card form" onSubmit={submit} aria-label="Add server">
         <h2>{editing() ? `Edit ${editing()}` : 'Add a server'}</h2>
         <Field label="Name" error={errors().name}><input name="name" value={form().name} onInput={(e) => update({ name: e.currentTarget.value })} /></Field>
@@ -184,6 +189,7 @@ export function Servers() {
         <button onClick={importJson} disabled={action.busy()}>Import</button>
         <Field label="MCP bundle (.mcpb)"><input type="file" accept=".mcpb,.zip" onChange={(e) => e.currentTarget.files?.[0] && void uploadBundle(e.currentTarget.files[0])} /></Field>
       </div>
+      </Show>
     </section>
   );
 }
@@ -207,11 +213,11 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
             <li data-tool={t.name}>
               <label class="inline"><input type="checkbox" aria-label={`Enable tool ${t.name}`} checked={t.enabled} onChange={(e) => void toggle('tools', t.name, e.currentTarget.checked)} /> <strong>{t.name}</strong></label>
               <span class="muted"> {t.description}</span>
-              <button class="link" onClick={() => setEditing({ name: t.name, text: t.description })}>Edit description</button>
+              <Show when={can('tools:write')}><button class="link" onClick={() => setEditing({ name: t.name, text: t.description })}>Edit description</button></Show>
               <Show when={t.originalDescription !== undefined}>
                 <button class="link" onClick={() => void action.run('Description reset', () => api().servers.resetItemDescription.mutate({ kind: 'tools', server: props.server.name, item: t.name })).then(props.onChange)}>Reset</button>
               </Show>
-              <button class="link" onClick={() => setTrying(trying() === t.name ? null : t.name)}>Try it</button>
+              <Show when={can('tools:execute')}><button class="link" onClick={() => setTrying(trying() === t.name ? null : t.name)}>Try it</button></Show>
               <Show when={editing()?.name === t.name}>
                 <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void action.run('Description saved', () => api().servers.describeItem.mutate({ kind: 'tools', server: props.server.name, item: t.name, description: editing()!.text })).then(() => (setEditing(null), props.onChange())); }}>
                   <input aria-label="Description" value={editing()!.text} onInput={(e) => setEditing({ name: t.name, text: e.currentTarget.value })} />
@@ -231,7 +237,7 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
           <For each={props.server.prompts}>
             {(p) => (
               <li>
-                <label class="inline"><input type="checkbox" aria-label={`Enable prompt ${p.name}`} checked={p.enabled} onChange={(e) => void toggle('prompts', p.name, e.currentTarget.checked)} /> <strong>{p.name}</strong></label>
+                <label class="inline"><input type="checkbox" aria-label={`Enable prompt ${p.name}`} checked={p.enabled} disabled={!can('tools:write')} onChange={(e) => void toggle('prompts', p.name, e.currentTarget.checked)} /> <strong>{p.name}</strong></label>
                 <span class="muted"> {p.description}</span>
               </li>
             )}
