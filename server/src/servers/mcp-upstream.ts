@@ -27,7 +27,7 @@ import { directRequests } from './direct-requests';
 import { Supervisor } from './supervisor';
 import { ModernLink, wantsModern } from './modern-link';
 import { SessionClients } from './session-clients';
-import { describe, UpstreamError, type AgentLink, type AgentReach, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
+import { describe, isSessionLost, UpstreamError, type AgentLink, type AgentReach, type CallOptions, type Upstream, type UpstreamEvents, type UpstreamLists, type UpstreamState } from './upstream';
 
 export type McpUpstreamOptions = {
   name: string;
@@ -44,6 +44,8 @@ export type McpUpstreamOptions = {
 
 const DEFAULT_TIMEOUT = 60_000;
 const MAX_AUTHORIZATIONS = 3;
+/** A server that has not answered `initialize` by then is reported as failing (and retried). */
+const HANDSHAKE_MS = 20_000;
 
 /** An upstream spoken to over MCP: stdio, SSE or streamable HTTP. */
 export class McpUpstream implements Upstream {
@@ -137,7 +139,9 @@ export class McpUpstream implements Upstream {
 
   /** One connection attempt; throws to let the supervisor retry with backoff. */
   private async connect(): Promise<void> {
-    this.setStatus('connecting', this.state.error);
+    // A server that failed stays `error`, with its reason, while it is retried: an
+    // operator sees why it is down, not a "connecting" that never ends.
+    this.setStatus(this.state.status === 'error' ? 'error' : 'connecting', this.state.error);
     const transport = await this.makeTransport();
     const client = new Client(
       { name: 'hub', version: this.opts.version },
@@ -146,7 +150,7 @@ export class McpUpstream implements Upstream {
     );
     this.installHandlers(client);
     try {
-      await client.connect(transport, { timeout: this.timeout });
+      await client.connect(transport, { timeout: Math.min(this.timeout, HANDSHAKE_MS) });
     } catch (err) {
       await client.close().catch(() => undefined);
       if (this.type === 'streamable-http' && wantsModern(err)) return this.connectModern();
@@ -388,12 +392,4 @@ export class McpUpstream implements Upstream {
     this.state.authorizationUrl = url;
     this.setStatus('oauth_required', 'Authorization required');
   }
-}
-
-function isSessionLost(err: unknown): boolean {
-  // The SDK's StreamableHTTPError, told by its shape (its module is loaded only for HTTP servers).
-  const code = (err as { code?: unknown }).code;
-  if (err instanceof Error && err.message.startsWith('Streamable HTTP error') && (code === 404 || code === 400)) return true;
-  const msg = describe(err);
-  return /session not found|not connected|fetch failed|ECONNREFUSED|ECONNRESET|SSE stream disconnected|socket hang up/i.test(msg);
 }

@@ -109,3 +109,12 @@ export function describe(err: unknown): string {
   }
   return String(err);
 }
+
+/** An HTTP upstream lost the session or the connection a request relied on (worth one rebuild and retry). */
+export function isSessionLost(err: unknown): boolean {
+  // The SDK's StreamableHTTPError, told by its shape (its module is loaded only for HTTP servers).
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof Error && err.message.startsWith('Streamable HTTP error') && (code === 404 || code === 400)) return true;
+  const msg = describe(err);
+  return /session not found|not connected|fetch failed|ECONNREFUSED|ECONNRESET|SSE stream disconnected|socket hang up/i.test(msg);
+}
