@@ -44,7 +44,7 @@ test('adding a stdio server shows it connected without a reload', async () => {
   await page.fill('input[name=name]', 'crashy');
   await page.selectOption('select[name=type]', 'stdio');
   await page.fill('input[name=command]', process.execPath);
-  await page.fill('input[name=args]', fixture('crashy.mjs'));
+  await page.fill('input[name="arg-0"]', fixture('crashy.mjs'));
   await page.click('form[aria-label="Add server"] button[type=submit]');
   await page.waitForSelector('tr[data-server="crashy"] [data-status="connected"]', { timeout: 15_000 });
   await shot('servers');

@@ -3,12 +3,13 @@ import { resourceName, serverConfigInput } from '@hub/contract';
 import { api, can, epoch } from '../api';
 import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
 import { TryTool } from './TryTool';
+import { ArgsEditor } from '../args-editor';
 
-type Form = { name: string; type: string; command: string; args: string; url: string; openapiUrl: string; openapiSchema: string; env: Record<string, string>; headers: Record<string, string> };
-const emptyForm = (): Form => ({ name: '', type: 'stdio', command: '', args: '', url: '', openapiUrl: '', openapiSchema: '', env: {}, headers: {} });
+type Form = { name: string; type: string; command: string; args: string[]; url: string; openapiUrl: string; openapiSchema: string; env: Record<string, string>; headers: Record<string, string> };
+const emptyForm = (): Form => ({ name: '', type: 'stdio', command: '', args: [''], url: '', openapiUrl: '', openapiSchema: '', env: {}, headers: {} });
 
 function toConfig(f: Form): Record<string, unknown> {
-  if (f.type === 'stdio') return { type: 'stdio', command: f.command, args: f.args.trim() ? f.args.trim().split(/\s+/) : [], env: f.env };
+  if (f.type === 'stdio') return { type: 'stdio', command: f.command, args: f.args.filter((a) => a !== ''), env: f.env };
   if (f.type === 'openapi') {
     const openapi: Record<string, unknown> = {};
     if (f.openapiUrl) openapi.url = f.openapiUrl;
@@ -43,7 +44,7 @@ export function Servers() {
       name: s.name,
       type: c.type ?? (c.command ? 'stdio' : 'sse'),
       command: c.command ?? '',
-      args: (c.args ?? []).join(' '),
+      args: c.args?.length ? [...c.args] : [''],
       url: c.url ?? '',
       openapiUrl: c.openapi?.url ?? '',
       openapiSchema: c.openapi?.schema ? JSON.stringify(c.openapi.schema, null, 2) : '',
@@ -166,7 +167,7 @@ export function Servers() {
         </Field>
         <Show when={form().type === 'stdio'}>
           <Field label="Command" error={errors().command}><input name="command" value={form().command} onInput={(e) => update({ command: e.currentTarget.value })} /></Field>
-          <Field label="Arguments (space separated)"><input name="args" value={form().args} onInput={(e) => update({ args: e.currentTarget.value })} /></Field>
+          <ArgsEditor command={form().command} args={form().args} onChange={(command, args) => update({ command, args })} />
           <KeyValueEditor label="Environment" value={form().env} onChange={(env) => update({ env })} />
         </Show>
         <Show when={form().type === 'sse' || form().type === 'streamable-http'}>

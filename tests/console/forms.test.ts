@@ -1,0 +1,64 @@
+/**
+ * Server forms: stdio arguments one per row (a path with a space is one
+ * argument), a pasted command line split as a shell would, and shell syntax
+ * refused with a clear message.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtemp, copyFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, startHub, type TestHub } from '../helpers/hub';
+import { launchBrowser } from '../helpers/browser';
+import { fixture } from '../helpers/mcp';
+import { repoRoot } from '../helpers/process';
+
+let hub: TestHub;
+let browser: Browser;
+let page: Page;
+let spaced = '';
+let dir = '';
+
+test.before(async () => {
+  // A fixture under a folder whose name has a space: one argument, not two.
+  // Inside tests/ so the copy still finds the SDK in tests/node_modules.
+  dir = await mkdtemp(path.join(repoRoot, 'tests', '.tmp forms '));
+  spaced = path.join(dir, 'crashy copy.mjs');
+  await copyFile(fixture('crashy.mjs'), spaced);
+  hub = await startHub();
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  await page.goto(hub.url + '/');
+  await page.fill('input[name=username]', ADMIN.username);
+  await page.fill('input[name=password]', ADMIN.password);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('h1:has-text("Dashboard")');
+  await page.goto(hub.url + '/#/servers');
+  await page.waitForSelector('form[aria-label="Add server"]');
+});
+test.after(async () => {
+  await browser?.close();
+  await hub?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a pasted command line with a quoted path fills the command and one argument per row', async () => {
+  await page.fill('input[name=commandLine]', `"${process.execPath}" "${spaced}"`);
+  await page.click('button:has-text("Fill from command line")');
+  assert.is(await page.inputValue('input[name=command]'), process.execPath);
+  assert.is(await page.inputValue('input[name="arg-0"]'), spaced);
+  await page.fill('input[name=name]', 'spaced');
+  await page.click('form[aria-label="Add server"] button[type=submit]');
+  await page.waitForSelector('tr[data-server="spaced"] [data-status="connected"]', { timeout: 15_000 });
+  const token = await hub.login();
+  const cfg = (await hub.request('GET', '/api/servers/spaced', { token })).body.data.config;
+  assert.equal(cfg.args, [spaced]);
+});
+
+test('shell syntax in a pasted command line is refused in words', async () => {
+  await page.fill('input[name=commandLine]', 'node server.js | tee out.txt');
+  await page.click('button:has-text("Fill from command line")');
+  assert.match((await page.textContent('fieldset.args .field-error')) ?? '', /no pipes/);
+});
+
+test.run();
