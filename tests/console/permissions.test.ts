@@ -68,4 +68,15 @@ test('the servers and groups pages show no add, edit, delete or enable controls 
   assert.is(await page.$('h2:has-text("team") button:has-text("Delete")'), null);
 });
 
+test('on a 390 px phone the servers table becomes cards that fit the screen', async () => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(hub.url + '/#/servers');
+  await page.waitForSelector('tr[data-server="mine"]');
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+  assert.ok(fits, 'no sideways scrolling');
+  assert.is(await page.$eval('table.list thead', (el) => getComputedStyle(el).display), 'none');
+  await page.screenshot({ path: path.join(artifacts, 'servers-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test.run();

@@ -33,4 +33,13 @@ test('client-side routes load the console; API paths stay 404', async () => {
   assert.is(api.status, 404);
 });
 
+test('the console has a favicon', async () => {
+  const html = await (await fetch(hub.url + '/')).text();
+  const href = /<link rel="icon"[^>]*href="([^"]+)"/.exec(html)?.[1];
+  assert.ok(href, 'a link rel=icon');
+  const icon = await fetch(hub.url + href);
+  assert.is(icon.status, 200);
+  assert.match(icon.headers.get('content-type') ?? '', /image\/svg\+xml/);
+});
+
 test.run();

@@ -127,16 +127,16 @@ export function Servers() {
             {(s) => (
               <tr data-server={s.name}>
                 <td><button class="link" onClick={() => setSelected(selected() === s.name ? null : s.name)}>{s.name}</button></td>
-                <td>{s.type}</td>
-                <td>
+                <td data-label="Type">{s.type}</td>
+                <td data-label="Status">
                   <StatusBadge status={s.status} />
                   <Show when={s.error}><div class="muted small">{s.error}</div></Show>
                   <Show when={s.status === 'oauth_required' && s.authorizationUrl}>
                     <a href={s.authorizationUrl} target="_blank" rel="noreferrer">Authorize</a>
                   </Show>
                 </td>
-                <td>{s.tools.length}</td>
-                <td>
+                <td data-label="Tools">{s.tools.length}</td>
+                <td data-label="Enabled">
                   <Show when={can('servers:write')} fallback={s.enabled ? 'yes' : 'no'}>
                     <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />
                   </Show>
