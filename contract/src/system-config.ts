@@ -108,7 +108,26 @@ export const monitoringConfig = z.strictObject({
   alerts: z.array(alertRule).max(100),
 });
 
+/** Catalogues of installable servers fetched from these addresses, besides the one shipped with Hub. */
+export const catalogConfig = z.strictObject({
+  urls: z.array(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })).max(10, 'at most 10 catalogues'),
+});
+
+/** One installable server of a catalogue (MCPHub Market's fields). */
+export const catalogEntry = z.looseObject({
+  name: z.string().min(1).max(100),
+  description: z.string().max(2000).default(''),
+  command: z.string().min(1).max(1000),
+  args: z.array(z.string().max(4096)).max(100).default([]),
+  /** Variables the user fills in before installing. */
+  env: z.record(z.string(), z.object({ description: z.string().max(500).default(''), required: z.boolean().default(false) })).default({}),
+  tags: z.array(z.string().max(50)).max(20).default([]),
+  homepage: z.string().max(500).optional(),
+});
+export type CatalogEntry = z.infer<typeof catalogEntry>;
+
 export const systemConfigSections = {
+  catalog: catalogConfig,
   monitoring: monitoringConfig,
   passwordPolicy: passwordPolicySchema,
   rateLimit: rateLimitConfig,
@@ -124,6 +143,7 @@ export const systemConfigSections = {
 
 /** `PUT /api/system-config`: nested sections and/or the flat form; every field optional. */
 export const systemConfigUpdate = z.strictObject({
+  catalog: catalogConfig.partial().optional(),
   routing: routingConfig.partial().optional(),
   install: installConfig.partial().optional(),
   smartRouting: smartRoutingConfig.partial().optional(),
@@ -147,6 +167,7 @@ export type SystemConfigUpdate = z.infer<typeof systemConfigUpdate>;
 
 /** The stored form: sections are loose so keys written by MCPHub or newer Hubs survive. */
 export const systemConfigSchema = z.looseObject({
+  catalog: z.looseObject(catalogConfig.partial().shape).optional(),
   routing: z.looseObject(routingConfig.partial().shape).optional(),
   install: z.looseObject(installConfig.partial().shape).optional(),
   smartRouting: z.looseObject(smartRoutingConfig.partial().shape).optional(),

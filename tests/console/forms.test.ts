@@ -61,4 +61,17 @@ test('shell syntax in a pasted command line is refused in words', async () => {
   assert.match((await page.textContent('fieldset.args .field-error')) ?? '', /no pipes/);
 });
 
+test('a server from the catalogue is found by search and fills the add form with one click', async () => {
+  await page.click('button:has-text("Browse installable servers")');
+  await page.fill('input[aria-label="Search the catalogue"]', 'github');
+  await page.waitForSelector('li[data-entry="github"]');
+  assert.is(await page.$('li[data-entry="memory"]'), null, 'the search narrows the list');
+  await page.click('li[data-entry="github"] button:has-text("Install")');
+  assert.is(await page.inputValue('input[name=name]'), 'github');
+  assert.is(await page.inputValue('input[name=command]'), 'npx');
+  assert.is(await page.inputValue('input[name="arg-0"]'), '-y');
+  const envNames = await page.$$eval('input[aria-label="Environment name"]', (els) => els.map((e) => (e as HTMLInputElement).value));
+  assert.equal(envNames, ['GITHUB_PERSONAL_ACCESS_TOKEN'], 'the variable to fill is in the form');
+});
+
 test.run();

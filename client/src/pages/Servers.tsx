@@ -4,6 +4,7 @@ import { api, can, epoch } from '../api';
 import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
 import { TryTool } from './TryTool';
 import { ArgsEditor } from '../args-editor';
+import { Catalogue } from './Catalogue';
 
 type Form = { name: string; type: string; command: string; args: string[]; url: string; openapiUrl: string; openapiSchema: string; env: Record<string, string>; headers: Record<string, string> };
 const emptyForm = (): Form => ({ name: '', type: 'stdio', command: '', args: [''], url: '', openapiUrl: '', openapiSchema: '', env: {}, headers: {} });
@@ -157,6 +158,13 @@ export function Servers() {
       </Show>
 
       <Show when={can('servers:write')}>
+      <Catalogue
+        onPick={(item) => {
+          setEditing(null);
+          setForm({ ...emptyForm(), name: item.name, type: 'stdio', command: item.command, args: item.args.length ? [...item.args] : [''], env: Object.fromEntries(Object.keys(item.env).map((k) => [k, ''])) });
+          document.querySelector('form[aria-label="Add server"]')?.scrollIntoView({ behavior: 'smooth' });
+        }}
+      />
       <form class="card form" onSubmit={submit} aria-label="Add server">
         <h2>{editing() ? `Edit ${editing()}` : 'Add a server'}</h2>
         <Field label="Name" error={errors().name}><input name="name" value={form().name} onInput={(e) => update({ name: e.currentTarget.value })} /></Field>

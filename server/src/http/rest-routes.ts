@@ -114,6 +114,7 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/settings', call: (c) => c.settings.get() },
   { method: 'PUT', url: '/api/system-config', call: (c, r) => c.settings.updateSystemConfig(r.body as never) },
   { method: 'GET', url: '/api/servers', call: (c) => c.servers.list() },
+  { method: 'GET', url: '/api/catalog', call: (c, r) => c.servers.catalog({ query: (r.query as { query?: string }).query }) },
   { method: 'GET', url: '/api/servers/:name', call: (c, r) => c.servers.get({ name: r.params.name! }) },
   { method: 'POST', url: '/api/servers', call: (c, r) => c.servers.create(b(r) as never) },
   { method: 'PUT', url: '/api/servers/:name', call: (c, r) => c.servers.update({ ...b(r), name: r.params.name } as never) },

@@ -11,6 +11,10 @@ const item = z.object({ kind: z.enum(itemKinds), server: nameRef, item: nameRef 
 
 export const serversRouter = router({
   list: requires('servers:read').query(({ ctx }) => ctx.services.servers.list(ctx.principal)),
+  /** Installable servers, searchable by name, description or tag. */
+  catalog: requires('servers:read')
+    .input(z.object({ query: z.string().max(200, 'at most 200 characters').optional() }).default({}))
+    .query(({ ctx, input }) => ctx.services.catalogue.list(input.query)),
   get: requires('servers:read').input(name).query(({ ctx, input }) => ctx.services.servers.viewFor(ctx.principal, input.name)),
   create: requires('servers:write').use(audited('config_change'))
     .input(z.object({ name: resourceName, config: serverConfigInput }))

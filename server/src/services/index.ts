@@ -18,6 +18,7 @@ import { AuditService } from './audit';
 import { OAuthRefresher } from '../servers/oauth-refresh';
 import { AgentDirectory } from '../mcp/agent-directory';
 import { TaskRouter } from '../mcp/tasks';
+import { CatalogService } from '../catalog/service';
 import { ServerRegistry } from '../servers/registry';
 import { Catalog } from '../mcp/catalog';
 import { SessionTable } from '../mcp/sessions';
@@ -45,6 +46,8 @@ export type Services = {
   registry: ServerRegistry;
   catalog: Catalog;
   servers: ServersService;
+  /** Installable servers (the shipped catalogue and configured ones). */
+  catalogue: CatalogService;
   tools: ToolsService;
   groups: GroupsService;
   users: UsersService;
@@ -162,6 +165,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     settings,
     registry,
     catalog,
+    catalogue: new CatalogService(store),
     servers: new ServersService(store, registry, catalog, { bundlesDir: path.join(config.dataDir, 'bundles'), redactor, allowedEnvVars: config.allowedEnvVars }),
     tools: new ToolsService(registry, catalog, activity, redactor),
     groups: new GroupsService(store),
