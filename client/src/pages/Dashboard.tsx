@@ -1,5 +1,6 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
-import { api } from '../api';
+import { api, can } from '../api';
+import { CallsChart, type Point } from './CallsChart';
 
 type Pulse = { seq: number; time: string; uptime: number; revision: number; memoryMb: number };
 
@@ -10,6 +11,18 @@ export function Dashboard(props: { generatedPassword: boolean }) {
   const [groups, groupsCtl] = createResource(() => api().groups.list.query().catch(() => null));
   const [overview, overviewCtl] = createResource(() => api().monitoring.overview.query().catch(() => null));
   const [calls, setCalls] = createSignal<number[]>([]);
+  // The last hour per minute: read once, then kept current from the live call feed.
+  const [timeline, setTimeline] = createSignal<Point[]>([]);
+  void api().monitoring.metrics.query({ range: '1h' }).then((m) => setTimeline(m.timeline), () => undefined);
+  const count = (ok: boolean) => {
+    const minute = Math.ceil(Date.now() / 60_000) * 60_000 - 60_000;
+    setTimeline((t) => {
+      const next = t.length && t[t.length - 1]!.at === minute ? [...t] : [...t, { at: minute, calls: 0, errors: 0 }].slice(-60);
+      const last = next[next.length - 1]!;
+      next[next.length - 1] = { ...last, calls: last.calls + 1, errors: last.errors + (ok ? 0 : 1) };
+      return next;
+    });
+  };
   const [errors, errorsCtl] = createResource(() => api().monitoring.errors.query({ groupBy: 'server', since: '1h', details: true }).catch(() => null));
 
   const beat = api().system.heartbeat.subscribe({ intervalMs: 2000 }, {
@@ -22,6 +35,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
   const activity = api().monitoring.onCall.subscribe(undefined, {
     onData: (e) => {
       setCalls((c) => [...c.filter((t) => t > Date.now() - 60_000), Date.now()]);
+      count(e.data.ok);
       if (!e.data.ok) void errorsCtl.refetch();
     },
   });
@@ -44,6 +58,10 @@ export function Dashboard(props: { generatedPassword: boolean }) {
         <div class="card stat"><span class="muted">Uptime</span><strong data-testid="uptime">{pulse() ? `${Math.floor(pulse()!.uptime)} s` : '…'}</strong></div>
         <div class="card stat"><span class="muted">Settings revision</span><strong data-testid="revision">{pulse()?.revision ?? '…'}</strong></div>
       </section>
+      <Show when={can('monitoring:read')}>
+        <h2>Calls and errors, last hour</h2>
+        <CallsChart points={timeline()} />
+      </Show>
       <h2>Recent errors</h2>
       <ul class="items" data-testid="recent-errors">
         <For each={(errors()?.errors ?? []).slice(-10).reverse()} fallback={<li class="muted">No errors in the last hour.</li>}>

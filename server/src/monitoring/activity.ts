@@ -97,9 +97,19 @@ export class Activity {
       t.calls++;
       if (!c.ok) t.errors++;
     }
+    // Calls and errors per minute over the range (at most 60 points), oldest first, for charts.
+    const step = Math.max(60_000, Math.ceil(sinceMs / 60 / 60_000) * 60_000);
+    const end = Math.ceil(Date.now() / 60_000) * 60_000;
+    const points = Math.min(60, Math.ceil(sinceMs / step));
+    const timeline = Array.from({ length: points }, (_, i) => ({ at: end - (points - i) * step, calls: 0, errors: 0 }));
+    for (const c of calls) {
+      const i = points - 1 - Math.floor((end - 1 - c.at) / step);
+      if (i >= 0 && i < points) (timeline[i]!.calls++, c.ok || timeline[i]!.errors++);
+    }
     return {
       calls: calls.length,
       errors,
+      timeline,
       errorRate: calls.length ? errors / calls.length : 0,
       latencyMs: { p50: pct(durations, 50), p95: pct(durations, 95), p99: pct(durations, 99), max: durations.at(-1) ?? 0 },
       byTool,
