@@ -2,7 +2,7 @@ import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
 import { resourceName, serverConfigInput } from '@hub/contract';
 import { api, can, epoch } from '../api';
 import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
-import { TryTool } from './TryTool';
+import { RunPrompt, TryTool } from './TryTool';
 import { ArgsEditor } from '../args-editor';
 import { Catalogue } from './Catalogue';
 
@@ -209,15 +209,39 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
   const action = useAction();
   const [editing, setEditing] = createSignal<{ name: string; text: string } | null>(null);
   const [trying, setTrying] = createSignal<string | null>(null);
+  const [filter, setFilter] = createSignal('');
+  const [running, setRunning] = createSignal<string | null>(null);
   const toggle = (kind: 'tools' | 'prompts', item: string, enabled: boolean) =>
     action.run(`${item} ${enabled ? 'enabled' : 'disabled'}`, () => api().servers.toggleItem.mutate({ kind, server: props.server.name, item, enabled })).then(props.onChange);
+  // The tools the search shows; bulk switches act on exactly those.
+  const shownTools = () => {
+    const q = filter().trim().toLowerCase();
+    return props.server.tools.filter((t) => !q || t.name.toLowerCase().includes(q) || (t.description ?? '').toLowerCase().includes(q));
+  };
+  const setAll = (enabled: boolean) => {
+    const targets = shownTools().filter((t) => t.enabled !== enabled);
+    return action
+      .run(`${targets.length} tool(s) ${enabled ? 'enabled' : 'disabled'}`, async () => {
+        for (const t of targets) await api().servers.toggleItem.mutate({ kind: 'tools', server: props.server.name, item: t.name, enabled });
+      })
+      .then(props.onChange);
+  };
+  const describe = (kind: 'tools' | 'prompts', item: string, description: string) =>
+    action.run('Description saved', () => api().servers.describeItem.mutate({ kind, server: props.server.name, item, description })).then(() => (setEditing(null), props.onChange()));
   return (
     <div class="card detail" aria-label={`Server ${props.server.name}`}>
       <h2>{props.server.name}</h2>
       <Notice message={action.message()} />
       <h3>Tools</h3>
+      <div class="toolbar">
+        <input aria-label="Search tools" placeholder="search tools" value={filter()} onInput={(e) => setFilter(e.currentTarget.value)} />
+        <Show when={can('tools:write')}>
+          <button type="button" onClick={() => void setAll(true)}>Enable shown</button>
+          <button type="button" onClick={() => void setAll(false)}>Disable shown</button>
+        </Show>
+      </div>
       <ul class="items">
-        <For each={props.server.tools}>
+        <For each={shownTools()}>
           {(t) => (
             <li data-tool={t.name}>
               <label class="inline"><input type="checkbox" aria-label={`Enable tool ${t.name}`} checked={t.enabled} onChange={(e) => void toggle('tools', t.name, e.currentTarget.checked)} /> <strong>{t.name}</strong></label>
@@ -228,7 +252,7 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
               </Show>
               <Show when={can('tools:execute')}><button class="link" onClick={() => setTrying(trying() === t.name ? null : t.name)}>Try it</button></Show>
               <Show when={editing()?.name === t.name}>
-                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void action.run('Description saved', () => api().servers.describeItem.mutate({ kind: 'tools', server: props.server.name, item: t.name, description: editing()!.text })).then(() => (setEditing(null), props.onChange())); }}>
+                <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void describe('tools', t.name, editing()!.text); }}>
                   <input aria-label="Description" value={editing()!.text} onInput={(e) => setEditing({ name: t.name, text: e.currentTarget.value })} />
                   <button type="submit">Save</button>
                 </form>
@@ -245,9 +269,20 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
         <ul class="items">
           <For each={props.server.prompts}>
             {(p) => (
-              <li>
+              <li data-prompt={p.name}>
                 <label class="inline"><input type="checkbox" aria-label={`Enable prompt ${p.name}`} checked={p.enabled} disabled={!can('tools:write')} onChange={(e) => void toggle('prompts', p.name, e.currentTarget.checked)} /> <strong>{p.name}</strong></label>
                 <span class="muted"> {p.description}</span>
+                <Show when={can('tools:write')}><button class="link" onClick={() => setEditing({ name: `prompt:${p.name}`, text: p.description ?? '' })}>Edit description</button></Show>
+                <Show when={can('prompts:execute')}><button class="link" onClick={() => setRunning(running() === p.name ? null : p.name)}>Run</button></Show>
+                <Show when={editing()?.name === `prompt:${p.name}`}>
+                  <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void describe('prompts', p.name, editing()!.text); }}>
+                    <input aria-label="Prompt description" value={editing()!.text} onInput={(e) => setEditing({ name: `prompt:${p.name}`, text: e.currentTarget.value })} />
+                    <button type="submit">Save</button>
+                  </form>
+                </Show>
+                <Show when={running() === p.name}>
+                  <RunPrompt server={props.server.name} prompt={p.name} args={(p as { arguments?: Array<{ name: string; description?: string; required?: boolean }> }).arguments ?? []} />
+                </Show>
               </li>
             )}
           </For>
