@@ -88,6 +88,7 @@ test('a group with a tool selection is created from the console', async () => {
   await page.selectOption('[aria-label="Add server to console-group"]', 'crashy');
   await page.waitForSelector('[aria-label="console-group crashy pid"]');
   await page.uncheck('[aria-label="console-group crashy pid"]');
+  await page.click('[data-group-server="crashy"] button:has-text("Save selection")');
   const token = await hub.login();
   await waitFor(async () => {
     const g = await hub.request('GET', '/api/groups/console-group/server-configs', { token });

@@ -1,5 +1,5 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
-import { groupCreate } from '@hub/contract';
+import { groupCreate, visibilities } from '@hub/contract';
 import { api, can, epoch } from '../api';
 import { Field, Notice, useAction } from '../ui';
 
@@ -39,28 +39,15 @@ export function Groups() {
                 <Show when={can('groups:write')}><button class="link" onClick={() => { const d = prompt(`Description of ${g.name}`, g.description ?? ''); if (d !== null) void action.run('Description saved', () => api().groups.update.mutate({ id: g.id, description: d })).then(() => refetch()); }}>Edit description</button></Show>
               </p>
               <p>Endpoint: <code>{endpoint}</code> <button class="link" onClick={() => void navigator.clipboard?.writeText(clientConfig)}>Copy client config</button></p>
+              <Show when={can('groups:write')}>
+                <label>Visibility <select aria-label={`Visibility of ${g.name}`} value={g.visibility} onChange={(e) => void action.run('Visibility saved', () => api().groups.update.mutate({ id: g.id, visibility: e.currentTarget.value as never })).then(() => refetch())}>
+                  <For each={visibilities}>{(v) => <option value={v}>{v}</option>}</For>
+                </select></label>
+              </Show>
               <For each={g.serverConfigs}>
-                {(sc) => {
-                  const tools = () => servers()?.find((s) => s.name === sc.name)?.tools ?? [];
-                  const selected = (t: string) => sc.tools === 'all' || sc.tools.includes(t);
-                  const setTool = (t: string, on: boolean) => {
-                    const current = sc.tools === 'all' ? tools().map((x) => x.name) : sc.tools;
-                    const next = on ? [...new Set([...current, t])] : current.filter((x) => x !== t);
-                    void action.run(`Selection of ${sc.name} saved`, () => api().groups.setSelection.mutate({ id: g.id, serverName: sc.name, kind: 'tools', selection: next })).then(() => refetch());
-                  };
-                  return (
-                    <div class="group-server">
-                      <strong>{sc.name}</strong>
-                      <Show when={can('groups:write')}><button class="link" onClick={() => void action.run(`${sc.name} removed`, () => api().groups.removeServer.mutate({ id: g.id, serverName: sc.name })).then(() => refetch())}>Remove</button></Show>
-                      <div class="tools">
-                        <For each={tools()}>
-                          {(t) => <label class="inline"><input type="checkbox" aria-label={`${g.name} ${sc.name} ${t.name}`} checked={selected(t.name)} disabled={!can('groups:write')} onChange={(e) => setTool(t.name, e.currentTarget.checked)} /> {t.name}</label>}
-                        </For>
-                      </div>
-                    </div>
-                  );
-                }}
+                {(sc) => <GroupServer group={g} config={sc} server={servers()?.find((s) => s.name === sc.name)} onSaved={() => void refetch()} />}
               </For>
+              <Show when={can('users:read')}><Members group={g} /></Show>
               <Show when={can('groups:write')}><label>Add server <select aria-label={`Add server to ${g.name}`} onChange={(e) => e.currentTarget.value && void action.run('Server added', () => api().groups.addServer.mutate({ id: g.id, serverName: e.currentTarget.value })).then(() => refetch())}>
                 <option value="">choose…</option>
                 <For each={(servers() ?? []).filter((s) => !g.servers.includes(s.name))}>{(s) => <option value={s.name}>{s.name}</option>}</For>
@@ -78,5 +65,99 @@ export function Groups() {
       </form>
       </Show>
     </section>
+  );
+}
+
+type Group = Awaited<ReturnType<ReturnType<typeof api>['groups']['list']['query']>>[number];
+type ServerView = Awaited<ReturnType<ReturnType<typeof api>['servers']['list']['query']>>[number];
+type Kind = 'tools' | 'prompts' | 'resources';
+
+/**
+ * One server of a group: which of its tools, prompts and resources the group
+ * offers. Changes are a draft, with all/none per kind, saved together.
+ */
+function GroupServer(props: { group: Group; config: Group['serverConfigs'][number]; server: ServerView | undefined; onSaved: () => void }) {
+  const action = useAction();
+  const names = (k: Kind): string[] =>
+    k === 'tools' ? (props.server?.tools ?? []).map((t) => t.name) : k === 'prompts' ? (props.server?.prompts ?? []).map((p) => p.name) : ((props.server as { resources?: Array<{ uri: string }> } | undefined)?.resources ?? []).map((r) => r.uri);
+  const start = (k: Kind) => new Set(props.config[k] === 'all' ? names(k) : props.config[k]);
+  const [draft, setDraft] = createSignal<Record<Kind, Set<string>>>({ tools: start('tools'), prompts: start('prompts'), resources: start('resources') });
+  const [dirty, setDirty] = createSignal(false);
+  const set = (k: Kind, next: Set<string>) => (setDraft({ ...draft(), [k]: next }), setDirty(true));
+  const toggle = (k: Kind, n: string, on: boolean) => {
+    const next = new Set(draft()[k]);
+    if (on) next.add(n);
+    else next.delete(n);
+    set(k, next);
+  };
+  const save = () =>
+    action
+      .run(`Selection of ${props.config.name} saved`, async () => {
+        for (const k of ['tools', 'prompts', 'resources'] as const) {
+          const chosen = names(k).filter((n) => draft()[k].has(n));
+          const selection = chosen.length === names(k).length ? 'all' : chosen;
+          await api().groups.setSelection.mutate({ id: props.group.id, serverName: props.config.name, kind: k, selection });
+        }
+      })
+      .then(() => (setDirty(false), props.onSaved()));
+  const writable = () => can('groups:write');
+  return (
+    <div class="group-server" data-group-server={props.config.name}>
+      <strong>{props.config.name}</strong>
+      <Show when={writable()}>
+        <button class="link" onClick={() => void action.run(`${props.config.name} removed`, () => api().groups.removeServer.mutate({ id: props.group.id, serverName: props.config.name })).then(props.onSaved)}>Remove</button>
+      </Show>
+      <For each={['tools', 'prompts', 'resources'] as const}>
+        {(k) => (
+          <Show when={names(k).length}>
+            <div class="tools" data-kind={k}>
+              <span class="muted small">{k}</span>
+              <Show when={writable()}>
+                <button type="button" class="link" aria-label={`Select all ${k} of ${props.config.name}`} onClick={() => set(k, new Set(names(k)))}>all</button>
+                <button type="button" class="link" aria-label={`Select no ${k} of ${props.config.name}`} onClick={() => set(k, new Set())}>none</button>
+              </Show>
+              <For each={names(k)}>
+                {(n) => <label class="inline"><input type="checkbox" aria-label={`${props.group.name} ${props.config.name} ${n}`} checked={draft()[k].has(n)} disabled={!writable()} onChange={(e) => toggle(k, n, e.currentTarget.checked)} /> {n}</label>}
+              </For>
+            </div>
+          </Show>
+        )}
+      </For>
+      <Show when={writable() && dirty()}>
+        <button type="button" onClick={() => void save()} disabled={action.busy()}>Save selection</button>
+      </Show>
+      <Notice message={action.message()} />
+    </div>
+  );
+}
+
+/** The users who may use a group, added and removed from the group itself. */
+function Members(props: { group: Group }) {
+  const action = useAction();
+  const [users, { refetch }] = createResource(epoch, () => api().users.list.query());
+  const members = () => (users() ?? []).filter((u) => (u.groups ?? []).includes(props.group.id) || (u.groups ?? []).includes(props.group.name));
+  const others = () => (users() ?? []).filter((u) => u.role !== 'admin' && !members().includes(u));
+  const setGroups = (username: string, groups: string[]) => action.run('Members saved', () => api().users.update.mutate({ username, groups } as never)).then(() => refetch());
+  return (
+    <div class="members" aria-label={`Members of ${props.group.name}`}>
+      <span class="muted small">members</span>
+      <For each={members()} fallback={<span class="muted small"> none</span>}>
+        {(u) => (
+          <span class="chip" data-member={u.username}>
+            {u.username}
+            <Show when={can('users:write')}>
+              <button class="link" aria-label={`Remove ${u.username} from ${props.group.name}`} onClick={() => void setGroups(u.username, (u.groups ?? []).filter((x) => x !== props.group.id && x !== props.group.name))}>×</button>
+            </Show>
+          </span>
+        )}
+      </For>
+      <Show when={can('users:write') && others().length}>
+        <select aria-label={`Add a member to ${props.group.name}`} onChange={(e) => e.currentTarget.value && void setGroups(e.currentTarget.value, [...(others().find((u) => u.username === e.currentTarget.value)?.groups ?? []), props.group.id])}>
+          <option value="">add a member…</option>
+          <For each={others()}>{(u) => <option value={u.username}>{u.username}</option>}</For>
+        </select>
+      </Show>
+      <Notice message={action.message()} />
+    </div>
   );
 }
