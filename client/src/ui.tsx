@@ -71,3 +71,28 @@ export function Field(props: { label: string; error?: string | null; children: J
     </label>
   );
 }
+
+type Issue = { code: string; message: string; minimum?: number | bigint; maximum?: number | bigint; origin?: string; input?: unknown; format?: string };
+
+/**
+ * A schema problem said in words ("is required", "at most 100 characters").
+ * The contract's own messages are already words and are kept; zod's generic
+ * ones ("Too big: expected string to have <=100 characters") are rewritten.
+ */
+export function inWords(issue: Issue): string {
+  const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' entries' : '';
+  const generic = /^(Too (big|small)|Invalid (input|string|format)|Expected|Required)/i.test(issue.message);
+  if (!generic) return issue.message;
+  switch (issue.code) {
+    case 'too_small':
+      return Number(issue.minimum) <= 1 && issue.origin !== 'number' ? 'is required' : `at least ${issue.minimum}${unit}`;
+    case 'too_big':
+      return `at most ${issue.maximum}${unit}`;
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === '' ? 'is required' : 'has the wrong type';
+    case 'invalid_format':
+      return issue.format === 'url' ? 'must be a URL (https://…)' : `must be a valid ${issue.format ?? 'value'}`;
+    default:
+      return issue.message;
+  }
+}

@@ -74,4 +74,22 @@ test('a server from the catalogue is found by search and fills the add form with
   assert.equal(envNames, ['GITHUB_PERSONAL_ACCESS_TOKEN'], 'the variable to fill is in the form');
 });
 
+test('form problems are said in words, and a new problem clears an old success notice', async () => {
+  await page.fill('input[name=name]', 'notice-check');
+  await page.selectOption('select[name=type]', 'sse');
+  await page.fill('input[name=url]', 'not a url');
+  await page.click('form[aria-label="Add server"] button[type=submit]');
+  const text = (await page.textContent('form[aria-label="Add server"] .field-error')) ?? '';
+  assert.not.match(text, /^Invalid|Too (big|small)|expected/i);
+  assert.match(text, /URL|url/);
+  assert.is(await page.$('section > [role=status]'), null, 'no success notice left over');
+});
+
+test('an import that fails names the entry', async () => {
+  await page.fill('textarea[name=import]', JSON.stringify({ mcpServers: { 'fine-one': { command: process.execPath, args: [fixture('crashy.mjs')] }, 'bad/name': { command: 'x' } } }));
+  await page.click('button:has-text("Import")');
+  await page.waitForSelector('section > [role=alert]');
+  assert.match((await page.textContent('section > [role=alert]')) ?? '', /Import of "bad\/name"/);
+});
+
 test.run();

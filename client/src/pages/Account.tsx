@@ -1,7 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { apiKeyCreate, passwordChange, type Permission } from '@hub/contract';
 import { api, epoch, setToken } from '../api';
-import { Notice, useAction } from '../ui';
+import { inWords, Notice, useAction } from '../ui';
 
 type Key = { id: string; name: string; owner?: string; permissions: string[]; expiresAt?: string; createdAt?: string; lastUsedAt?: string };
 
@@ -30,7 +30,7 @@ function PasswordForm() {
     const form = e.currentTarget as HTMLFormElement;
     const data = Object.fromEntries(new FormData(form)) as Record<string, string>;
     const parsed = passwordChange.safeParse({ currentPassword: data.currentPassword, newPassword: data.newPassword });
-    if (!parsed.success) return void setProblem(parsed.error.issues.map((i) => `${i.path.join('.') === 'newPassword' ? 'New password' : 'Current password'} ${i.message}`).join('; '));
+    if (!parsed.success) return void setProblem(parsed.error.issues.map((i) => `${i.path.join('.') === 'newPassword' ? 'New password' : 'Current password'} ${inWords(i as never)}`).join('; '));
     if (data.newPassword !== data.repeat) return void setProblem('The new password and its repetition differ');
     setProblem(null);
     setChanged(null);
@@ -127,7 +127,7 @@ function KeysPanel() {
       permissions: data.getAll('permissions').map(String) as Permission[],
       ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}),
     });
-    if (!parsed.success) return void setProblem(parsed.error.issues.map((i) => `${i.path[0] === 'permissions' ? 'Permissions' : 'Name'} ${i.message}`).join('; '));
+    if (!parsed.success) return void setProblem(parsed.error.issues.map((i) => `${i.path[0] === 'permissions' ? 'Permissions' : 'Name'} ${inWords(i as never)}`).join('; '));
     setProblem(null);
     const r = (await act.run('Key created: copy it now, it is shown once', () => api().keys.create.mutate(parsed.data))) as { key?: string } | undefined;
     if (r) (setCreated(r.key ?? null), form.reset(), refetch());

@@ -1,7 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import { groupCreate, visibilities } from '@hub/contract';
 import { api, can, epoch } from '../api';
-import { Field, Notice, useAction } from '../ui';
+import { Field, inWords, Notice, useAction } from '../ui';
 
 export function Groups() {
   const [groups, { refetch }] = createResource(epoch, () => api().groups.list.query());
@@ -14,7 +14,7 @@ export function Groups() {
   const create = async (e: Event) => {
     e.preventDefault();
     const parsed = groupCreate.safeParse({ name: name(), description: description() || undefined });
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+    if (!parsed.success) return setError(inWords(parsed.error.issues[0]! as never));
     setError(null);
     if (await action.run(`Group ${name()} created`, () => api().groups.create.mutate(parsed.data))) {
       setName('');

@@ -1,7 +1,7 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
 import { resourceName, serverConfigInput } from '@hub/contract';
 import { api, can, epoch } from '../api';
-import { Field, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
+import { Field, inWords, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
 import { RunPrompt, TryTool } from './TryTool';
 import { ArgsEditor } from '../args-editor';
 import { Catalogue } from './Catalogue';
@@ -70,11 +70,12 @@ export function Servers() {
     // The server's own schemas, so errors show before a round trip.
     const found: Record<string, string> = {};
     const n = resourceName.safeParse(f.name);
-    if (!n.success) found.name = n.error.issues[0]!.message;
+    if (!n.success) found.name = inWords(n.error.issues[0]! as never);
     const c = serverConfigInput.safeParse(config);
-    if (!c.success) for (const i of c.error.issues) found[String(i.path[0] === 'openapi' ? 'openapiUrl' : i.path[0])] = i.message;
+    if (!c.success) for (const i of c.error.issues) found[String(i.path[0] === 'openapi' ? 'openapiUrl' : i.path[0])] = inWords(i as never);
     setErrors(found);
-    if (Object.keys(found).length) return;
+    // A new problem replaces an old success notice.
+    if (Object.keys(found).length) return action.setMessage(null);
     const was = editing();
     const created = await action.run(was ? `Server ${f.name} saved` : `Server ${f.name} added`, () =>
       was
@@ -102,7 +103,12 @@ export function Servers() {
     const entries = Object.entries(parsed.mcpServers ?? {});
     if (!entries.length) return action.setMessage({ ok: false, text: 'Import: no mcpServers found' });
     await action.run(`Imported ${entries.length} server(s)`, async () => {
-      for (const [name, config] of entries) await api().servers.create.mutate({ name, config: config as never });
+      for (const [name, config] of entries) {
+        // An entry that fails is named, so the operator knows which one to fix.
+        await api().servers.create.mutate({ name, config: config as never }).catch((err: Error) => {
+          throw new Error(`Import of "${name}": ${err.message}`);
+        });
+      }
     });
     void refetch();
   };
