@@ -34,8 +34,13 @@ test.before(async () => {
   await page.click('button[type=submit]');
   await page.waitForSelector('h1:has-text("Dashboard")');
   await page.goto(hub.url + '/#/servers');
-  await page.waitForSelector('form[aria-label="Add server"]');
+  await page.waitForSelector('h1:has-text("Servers")');
 });
+
+const openForm = async () => {
+  if (!(await page.isVisible('form[aria-label="Add server"]'))) await page.click('button:has-text("Add a server")');
+  await page.waitForSelector('form[aria-label="Add server"]');
+};
 test.after(async () => {
   await browser?.close();
   await hub?.close();
@@ -43,6 +48,7 @@ test.after(async () => {
 });
 
 test('a pasted command line with a quoted path fills the command and one argument per row', async () => {
+  await openForm();
   await page.fill('input[name=commandLine]', `"${process.execPath}" "${spaced}"`);
   await page.click('button:has-text("Fill from command line")');
   assert.is(await page.inputValue('input[name=command]'), process.execPath);
@@ -56,17 +62,20 @@ test('a pasted command line with a quoted path fills the command and one argumen
 });
 
 test('shell syntax in a pasted command line is refused in words', async () => {
+  await openForm();
   await page.fill('input[name=commandLine]', 'node server.js | tee out.txt');
   await page.click('button:has-text("Fill from command line")');
   assert.match((await page.textContent('fieldset.args .field-error')) ?? '', /no pipes/);
 });
 
 test('a server from the catalogue is found by search and fills the add form with one click', async () => {
+  if (await page.isVisible('form[aria-label="Add server"]')) await page.click('[aria-label="Close the form"]');
   await page.click('button:has-text("Browse installable servers")');
   await page.fill('input[aria-label="Search the catalogue"]', 'github');
   await page.waitForSelector('li[data-entry="github"]');
   assert.is(await page.$('li[data-entry="memory"]'), null, 'the search narrows the list');
   await page.click('li[data-entry="github"] button:has-text("Install")');
+  await page.waitForSelector('form[aria-label="Add server"]');
   assert.is(await page.inputValue('input[name=name]'), 'github');
   assert.is(await page.inputValue('input[name=command]'), 'npx');
   assert.is(await page.inputValue('input[name="arg-0"]'), '-y');
@@ -75,6 +84,7 @@ test('a server from the catalogue is found by search and fills the add form with
 });
 
 test('form problems are said in words, and a new problem clears an old success notice', async () => {
+  await openForm();
   await page.fill('input[name=name]', 'notice-check');
   await page.selectOption('select[name=type]', 'sse');
   await page.fill('input[name=url]', 'not a url');

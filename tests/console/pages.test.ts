@@ -32,6 +32,7 @@ test.after(async () => {
 
 test('a bad form value shows an error next to the field, before any request', async () => {
   await page.goto(hub.url + '/#/servers');
+  await page.click('button:has-text("Add a server")');
   await page.waitForSelector('form[aria-label="Add server"]');
   await page.fill('input[name=name]', 'bad/name');
   await page.click('form[aria-label="Add server"] button[type=submit]');

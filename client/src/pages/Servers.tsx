@@ -52,10 +52,17 @@ export function Servers() {
       env: c.env ?? {},
       headers: c.headers ?? {},
     });
-    document.querySelector('form[aria-label="Add server"]')?.scrollIntoView();
+    openForm();
   };
   const action = useAction();
   const update = (patch: Partial<Form>) => setForm({ ...form(), ...patch });
+  // The add/edit form opens over the page (not at the end of a long list); other panels stay usable.
+  let dialog!: HTMLDialogElement;
+  function openForm() {
+    if (!dialog.open) dialog.show();
+    dialog.querySelector<HTMLInputElement>('input[name=name]')?.focus();
+  }
+  const closeForm = () => (dialog.close(), setEditing(null), setForm(emptyForm()), setErrors({}));
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -85,6 +92,7 @@ export function Servers() {
     if (created) {
       setForm(emptyForm());
       setEditing(null);
+      dialog.close();
       void refetch();
     } else {
       const field = /^(?:config\.)?(\w+)/.exec(action.message()?.text ?? '')?.[1];
@@ -123,7 +131,7 @@ export function Servers() {
 
   return (
     <section>
-      <h1>Servers</h1>
+      <h1>Servers <Show when={can('servers:write')}><button type="button" onClick={() => (setEditing(null), setForm(emptyForm()), setErrors({}), openForm())}>Add a server</button></Show></h1>
       <Notice message={action.message()} />
       <table class="list" aria-label="Servers">
         <thead>
@@ -168,10 +176,12 @@ export function Servers() {
         onPick={(item) => {
           setEditing(null);
           setForm({ ...emptyForm(), name: item.name, type: 'stdio', command: item.command, args: item.args.length ? [...item.args] : [''], env: Object.fromEntries(Object.keys(item.env).map((k) => [k, ''])) });
-          document.querySelector('form[aria-label="Add server"]')?.scrollIntoView({ behavior: 'smooth' });
+          openForm();
         }}
       />
+      <dialog ref={dialog} class="form-dialog" aria-label="Server form">
       <form class="card form" onSubmit={submit} aria-label="Add server">
+        <button type="button" class="link close" aria-label="Close the form" onClick={closeForm}>×</button>
         <h2>{editing() ? `Edit ${editing()}` : 'Add a server'}</h2>
         <Field label="Name" error={errors().name}><input name="name" value={form().name} onInput={(e) => update({ name: e.currentTarget.value })} /></Field>
         <Field label="Type">
@@ -195,8 +205,9 @@ export function Servers() {
           <KeyValueEditor label="Headers" value={form().headers} onChange={(headers) => update({ headers })} />
         </Show>
         <button type="submit" disabled={action.busy()}>{action.busy() ? 'Saving…' : editing() ? 'Save server' : 'Add server'}</button>
-        <Show when={editing()}><button type="button" class="link" onClick={() => (setEditing(null), setForm(emptyForm()))}>Cancel</button></Show>
+        <button type="button" class="link" onClick={closeForm}>Cancel</button>
       </form>
+      </dialog>
 
       <div class="card form">
         <h2>Import</h2>
