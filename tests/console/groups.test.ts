@@ -39,6 +39,8 @@ test.after(async () => {
 });
 
 test('"none" then two tools and no prompt, saved at once as one selection', async () => {
+  // A group offering all of a server's tools shows them all ticked once the server list is in.
+  await waitFor(() => page.isChecked('[aria-label="team crashy echo"]'), 5000, 'all ticked');
   await page.click('[aria-label="Select no tools of crashy"]');
   await page.check('[aria-label="team crashy echo"]');
   await page.check('[aria-label="team crashy pid"]');

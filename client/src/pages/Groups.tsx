@@ -81,9 +81,12 @@ function GroupServer(props: { group: Group; config: Group['serverConfigs'][numbe
   const names = (k: Kind): string[] =>
     k === 'tools' ? (props.server?.tools ?? []).map((t) => t.name) : k === 'prompts' ? (props.server?.prompts ?? []).map((p) => p.name) : ((props.server as { resources?: Array<{ uri: string }> } | undefined)?.resources ?? []).map((r) => r.uri);
   const start = (k: Kind) => new Set(props.config[k] === 'all' ? names(k) : props.config[k]);
-  const [draft, setDraft] = createSignal<Record<Kind, Set<string>>>({ tools: start('tools'), prompts: start('prompts'), resources: start('resources') });
-  const [dirty, setDirty] = createSignal(false);
-  const set = (k: Kind, next: Set<string>) => (setDraft({ ...draft(), [k]: next }), setDirty(true));
+  // What is saved, as the server list (loaded on its own) and the group say; a draft once edited.
+  const saved = () => ({ tools: start('tools'), prompts: start('prompts'), resources: start('resources') });
+  const [edited, setEdited] = createSignal<Record<Kind, Set<string>> | null>(null);
+  const draft = () => edited() ?? saved();
+  const dirty = () => edited() !== null;
+  const set = (k: Kind, next: Set<string>) => setEdited({ ...draft(), [k]: next });
   const toggle = (k: Kind, n: string, on: boolean) => {
     const next = new Set(draft()[k]);
     if (on) next.add(n);
@@ -99,7 +102,7 @@ function GroupServer(props: { group: Group; config: Group['serverConfigs'][numbe
           await api().groups.setSelection.mutate({ id: props.group.id, serverName: props.config.name, kind: k, selection });
         }
       })
-      .then(() => (setDirty(false), props.onSaved()));
+      .then(() => (setEdited(null), props.onSaved()));
   const writable = () => can('groups:write');
   return (
     <div class="group-server" data-group-server={props.config.name}>
