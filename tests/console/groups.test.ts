@@ -63,6 +63,9 @@ test('visibility is set from the group', async () => {
 });
 
 test('a member is added to and removed from the group itself', async () => {
+  // The group card is redrawn when the visibility change comes back; act on the new one.
+  await page.goto(hub.url + '/#/groups');
+  await page.waitForSelector('[aria-label="Add a member to team"] option[value="mia"]', { state: 'attached' });
   await page.selectOption('[aria-label="Add a member to team"]', 'mia');
   await page.waitForSelector('[data-member="mia"]');
   const mia = async () => (await hub.request('GET', '/api/users/mia', { token })).body.data.groups as string[];
