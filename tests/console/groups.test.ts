@@ -47,7 +47,7 @@ test('"none" then two tools and no prompt, saved at once as one selection', asyn
   await page.click('[aria-label="Select no prompts of crashy"]');
   assert.is((await configs()).tools, 'all', 'nothing saved before the save');
   await page.click('[data-group-server="crashy"] button:has-text("Save selection")');
-  await waitFor(async () => Array.isArray((await configs()).tools), 5000, 'saved');
+  await waitFor(async () => Array.isArray((await configs()).tools) && Array.isArray((await configs()).prompts), 5000, 'saved');
   const c = await configs();
   assert.equal([...c.tools].sort(), ['echo', 'pid']);
   assert.equal(c.prompts, []);
