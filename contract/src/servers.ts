@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { isReservedName, safeKey, stringMap } from './common';
 
+/** Whether tools nobody has switched on or off are offered to agents. */
+export const toolVisibility = z.enum(['allow', 'deny'], { message: "must be 'allow' or 'deny'" });
+
 export const serverTypes = ['stdio', 'sse', 'streamable-http', 'openapi'] as const;
 export const serverType = z.enum(serverTypes);
 export type ServerType = z.infer<typeof serverType>;
@@ -29,6 +32,8 @@ export const serverConfigSchema = z
     timeout: z.number().int().positive().optional(),
     /** Prefix of the names agents see instead of the server name; '' exposes names as they are. */
     namePrefix: z.string().max(40).regex(/^[A-Za-z0-9_.-]*$/, 'may hold only A-Z a-z 0-9 _ . -').optional(),
+    /** `deny`: a tool this server adds is hidden from agents until an operator enables it (default: Hub's setting). */
+    defaultToolVisibility: toolVisibility.optional(),
     openapi: z
       .looseObject({
         url: z.string().optional(),

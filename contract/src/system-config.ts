@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toolVisibility } from './servers';
 import { optionalUrl } from './common';
 import { passwordPolicySchema } from './users';
 
@@ -156,6 +157,8 @@ export const systemConfigUpdate = z.strictObject({
   audit: auditConfig.partial().optional(),
   monitoring: monitoringConfig.partial().optional(),
   nameSeparator: nameSeparator.optional(),
+  /** `deny`: tools of any server are hidden from agents until an operator enables them. */
+  defaultToolVisibility: toolVisibility.optional(),
   // flat form
   providerApiKey: z.string().optional(),
   providerApiBaseUrl: optionalUrl.optional(),
@@ -180,6 +183,7 @@ export const systemConfigSchema = z.looseObject({
   audit: z.looseObject(auditConfig.partial().shape).optional(),
   monitoring: z.looseObject(monitoringConfig.partial().shape).optional(),
   nameSeparator: z.string().optional(),
+  defaultToolVisibility: toolVisibility.optional(),
 });
 export type SystemConfig = z.infer<typeof systemConfigSchema>;
 

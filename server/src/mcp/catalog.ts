@@ -1,3 +1,4 @@
+import { itemEnabled } from '../servers/visibility';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Group, SettingsFile } from '@hub/contract';
 import type { Store } from '../store/store';
@@ -165,7 +166,7 @@ export class Catalog {
       for (const tool of st.tools) {
         const override = cfg.tools?.[tool.name];
         const name = names.tools.get(server)?.get(tool.name);
-        if (!name || override?.enabled === false || !picked(pick.tools, tool.name, name)) continue;
+        if (!name || !itemEnabled('tools', cfg, settings.systemConfig, tool.name) || !picked(pick.tools, tool.name, name)) continue;
         const exposed: ExposedTool = { name, server, original: tool.name, tool: { ...tool, name, description: override?.description ?? tool.description } };
         scope.tools.push(exposed);
         scope.toolIndex.set(name, exposed);
@@ -174,7 +175,7 @@ export class Catalog {
       for (const prompt of st.prompts) {
         const override = cfg.prompts?.[prompt.name];
         const name = names.prompts.get(server)?.get(prompt.name);
-        if (!name || override?.enabled === false || !picked(pick.prompts, prompt.name, name)) continue;
+        if (!name || !itemEnabled('prompts', cfg, settings.systemConfig, prompt.name) || !picked(pick.prompts, prompt.name, name)) continue;
         const exposed: ExposedPrompt = { name, server, original: prompt.name, prompt: { ...prompt, name, description: override?.description ?? prompt.description } };
         scope.prompts.push(exposed);
         scope.promptIndex.set(name, exposed);

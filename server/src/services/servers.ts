@@ -1,3 +1,4 @@
+import { itemEnabled } from '../servers/visibility';
 import { TRPCError } from '@trpc/server';
 import {
   inferServerType,
@@ -66,7 +67,7 @@ export class ServersService {
         exposedName: this.catalog.exposedName(kind, name, i.name),
         description: o?.description ?? i.description ?? '',
         ...(o?.description !== undefined ? { originalDescription: i.description ?? '' } : {}),
-        enabled: o?.enabled !== false,
+        enabled: itemEnabled(kind, cfg, this.store.get().systemConfig, i.name),
       };
     };
     const tools: ToolView[] = st.tools.map((t) => ({ ...item('tools', t), inputSchema: t.inputSchema }));

@@ -74,7 +74,7 @@ export class SettingsService {
     // A secret sent back masked (as GET showed it) keeps its stored value.
     keepMasked(input, this.store.get().systemConfig, systemSecretPaths);
     if (input.providerApiKey === MASK) delete input.providerApiKey;
-    const { providerApiKey, providerApiBaseUrl, modelName, temperature, maxTokens, nameSeparator, ...sections } = input;
+    const { providerApiKey, providerApiBaseUrl, modelName, temperature, maxTokens, nameSeparator, defaultToolVisibility, ...sections } = input;
     const flatSmart = strip({ providerApiKey, providerApiBaseUrl });
     const flatLlm = strip({ modelName, temperature, maxTokens });
     return this.store.update((s) => {
@@ -85,6 +85,7 @@ export class SettingsService {
       if (Object.keys(flatSmart).length) sys.smartRouting = { ...sys.smartRouting, ...flatSmart };
       if (Object.keys(flatLlm).length) sys.llm = { ...sys.llm, ...flatLlm };
       if (nameSeparator !== undefined) sys.nameSeparator = nameSeparator;
+      if (defaultToolVisibility !== undefined) sys.defaultToolVisibility = defaultToolVisibility;
       return structuredClone(sys) as SystemConfigView;
     });
   }
