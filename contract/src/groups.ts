@@ -3,8 +3,26 @@ import { isReservedName, safeKey } from './common';
 
 export const selection = z.union([z.literal('all'), z.array(safeKey)]);
 
+/**
+ * A tool as one group offers it (ToolHive's toolsOverride): another name, another
+ * description, arguments fixed (hidden from agents, always sent) or defaulted.
+ */
+export const toolShape = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'may hold only A-Z a-z 0-9 _ . - (at most 64)').optional(),
+  description: z.string().max(4000).optional(),
+  arguments: z
+    .strictObject({
+      fixed: z.record(safeKey, z.unknown()).optional(),
+      defaults: z.record(safeKey, z.unknown()).optional(),
+    })
+    .optional(),
+});
+export type ToolShape = z.infer<typeof toolShape>;
+const toolsOverride = z.record(safeKey, toolShape);
+
 export const groupServerConfigSchema = z.looseObject({
   name: z.string().min(1),
+  toolsOverride: toolsOverride.optional(),
   tools: selection.optional(),
   prompts: selection.optional(),
   resources: selection.optional(),
@@ -32,7 +50,7 @@ const groupName = z
   .refine((n) => !isReservedName(n), 'must not be __proto__, constructor or prototype');
 export const groupServerEntry = z.union([
   safeKey.min(1),
-  z.strictObject({ name: safeKey.min(1), tools: selection.optional(), prompts: selection.optional(), resources: selection.optional() }),
+  z.strictObject({ name: safeKey.min(1), tools: selection.optional(), prompts: selection.optional(), resources: selection.optional(), toolsOverride: toolsOverride.optional() }),
 ]);
 
 export const groupCreate = z.strictObject({

@@ -23,6 +23,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { page } from './paging';
+import { shapedArgs } from './shaping';
 import { capabilitiesFor, scopeServers } from './capabilities';
 import type { TaskRouter } from './tasks';
 import type { Catalog, Scope } from './catalog';
@@ -131,7 +132,8 @@ export async function callExposed(
   const done = (ok: boolean, error?: string) =>
     deps.activity.record({ server: exposed.server, tool: exposed.original, duration: performance.now() - started, ok, user: caller?.username, error, requestId: String((extra as { requestId?: unknown }).requestId ?? '') });
   try {
-    const result = await forAgent(extra, (opts) => upstream.callTool(exposed.original, args, opts));
+    const callArgs = exposed.shape ? shapedArgs(exposed.shape, args) : args;
+    const result = await forAgent(extra, (opts) => upstream.callTool(exposed.original, callArgs, opts));
     done(!result.isError, result.isError ? 'tool returned an error' : undefined);
     return result;
   } catch (err) {

@@ -1,6 +1,7 @@
 import { itemEnabled } from '../servers/visibility';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Group, SettingsFile } from '@hub/contract';
+import type { Group, SettingsFile, ToolShape } from '@hub/contract';
+import { shapeTool } from './shaping';
 import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
 import type { ServerRegistry } from '../servers/registry';
@@ -8,7 +9,8 @@ import { assignNames } from './naming';
 import type { Principal } from '../auth/principal';
 import { grantedScopes } from '../auth/access';
 
-export type ExposedTool = { name: string; server: string; original: string; tool: Tool };
+/** `shape`: how a group reshapes the tool (name, description, fixed and default arguments). */
+export type ExposedTool = { name: string; server: string; original: string; tool: Tool; shape?: ToolShape };
 export type ExposedPrompt = { name: string; server: string; original: string; prompt: Prompt };
 
 /** What one route (all servers, a group, or one server) exposes; built once per change, read on every call. */
@@ -25,7 +27,7 @@ export type Scope = {
   templates: Array<{ server: string; template: ResourceTemplate }>;
 };
 
-type Selection = { tools: 'all' | Set<string>; prompts: 'all' | Set<string>; resources: 'all' | Set<string> };
+type Selection = { tools: 'all' | Set<string>; prompts: 'all' | Set<string>; resources: 'all' | Set<string>; shapes?: Record<string, ToolShape> };
 
 function toSel(v: 'all' | string[] | undefined): 'all' | Set<string> {
   return v === undefined || v === 'all' ? 'all' : new Set(v);
@@ -147,7 +149,7 @@ export class Catalog {
     const sel = new Map<string, Selection>();
     for (const entry of group.servers) {
       if (typeof entry === 'string') sel.set(entry, { tools: 'all', prompts: 'all', resources: 'all' });
-      else sel.set(entry.name, { tools: toSel(entry.tools), prompts: toSel(entry.prompts), resources: toSel(entry.resources) });
+      else sel.set(entry.name, { tools: toSel(entry.tools), prompts: toSel(entry.prompts), resources: toSel(entry.resources), shapes: entry.toolsOverride });
     }
     return sel;
   }
@@ -167,9 +169,15 @@ export class Catalog {
         const override = cfg.tools?.[tool.name];
         const name = names.tools.get(server)?.get(tool.name);
         if (!name || !itemEnabled('tools', cfg, settings.systemConfig, tool.name) || !picked(pick.tools, tool.name, name)) continue;
-        const exposed: ExposedTool = { name, server, original: tool.name, tool: { ...tool, name, description: override?.description ?? tool.description } };
+        const base = { ...tool, name, description: override?.description ?? tool.description };
+        const shape = pick.shapes && Object.hasOwn(pick.shapes, tool.name) ? pick.shapes[tool.name] : undefined;
+        const exposed: ExposedTool = shape
+          ? { name: shape.name ?? name, server, original: tool.name, tool: shapeTool(base, shape.name ?? name, shape), shape }
+          : { name, server, original: tool.name, tool: base };
+        // A group's new name never shadows another tool of the route.
+        if (scope.toolIndex.has(exposed.name)) continue;
         scope.tools.push(exposed);
-        scope.toolIndex.set(name, exposed);
+        scope.toolIndex.set(exposed.name, exposed);
         scope.toolByOriginal.set(`${server}\u0000${tool.name}`, exposed);
       }
       for (const prompt of st.prompts) {
