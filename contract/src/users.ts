@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isReservedName, nameRef } from './common';
 
-export const roles = ['admin', 'manager', 'user', 'viewer'] as const;
+/** `consumer`: calls the tools and prompts of the servers it is granted without seeing their configuration. */
+export const roles = ['admin', 'manager', 'user', 'viewer', 'consumer'] as const;
 export const role = z.enum(roles);
 export type Role = z.infer<typeof role>;
 

@@ -31,6 +31,9 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'keys:read', 'keys:write',
   ],
   viewer: ['servers:read', 'groups:read', 'tools:read', 'prompts:read', 'logs:read'],
+  // Uses servers without reading their configuration (command, args, env, headers, URL):
+  // no servers:read, so no server views; the tools and prompts of its grants only.
+  consumer: ['servers:execute', 'tools:read', 'tools:execute', 'prompts:read', 'prompts:execute', 'keys:read', 'keys:write'],
 };
 
 export function byResource(perms: Iterable<Permission>): PermissionMap {

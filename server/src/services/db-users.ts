@@ -1,3 +1,4 @@
+import { roles } from '@hub/contract';
 import { lazyPool, type LazyPool } from '../store/pg-pool';
 import type { UserRecord } from '@hub/contract';
 import type { Store } from '../store/store';
@@ -57,7 +58,7 @@ export class DatabaseUsers {
     const password = (r.password ?? r.password_hash) as string | undefined;
     if (!password) return undefined;
     const isAdmin = r.is_admin === true || r.isadmin === true || r.role === 'admin';
-    const role = typeof r.role === 'string' && ['admin', 'manager', 'user', 'viewer'].includes(r.role) ? (r.role as UserRecord['role']) : isAdmin ? 'admin' : 'user';
+    const role = typeof r.role === 'string' && (roles as readonly string[]).includes(r.role) ? (r.role as UserRecord['role']) : isAdmin ? 'admin' : 'user';
     return {
       username: String(r.username),
       password,
