@@ -9,7 +9,7 @@ import { mkdtemp, copyFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { fixture } from '../helpers/mcp';
 import { repoRoot } from '../helpers/process';
 
@@ -27,12 +27,7 @@ test.before(async () => {
   await copyFile(fixture('crashy.mjs'), spaced);
   hub = await startHub();
   browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.goto(hub.url + '/');
-  await page.fill('input[name=username]', ADMIN.username);
-  await page.fill('input[name=password]', ADMIN.password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('h1:has-text("Dashboard")');
+  page = await signedInPage(browser, hub.url, ADMIN);
   await page.goto(hub.url + '/#/servers');
   await page.waitForSelector('h1:has-text("Servers")');
 });

@@ -6,8 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { artifacts, launchBrowser } from '../helpers/browser';
+import { ADMIN, addConnectedServer, startHub, type TestHub } from '../helpers/hub';
+import { artifacts, launchBrowser, signedInPage } from '../helpers/browser';
 import { fixture, waitFor } from '../helpers/mcp';
 
 let hub: TestHub;
@@ -19,17 +19,11 @@ const configs = async () => (await hub.request('GET', '/api/groups/team/server-c
 test.before(async () => {
   hub = await startHub();
   token = await hub.login();
-  await hub.request('POST', '/api/servers', { token, body: { name: 'crashy', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
-  await waitFor(async () => (await hub.request('GET', '/api/servers/crashy', { token })).body.data.status === 'connected', 10_000, 'connected');
+  await addConnectedServer(hub, token, 'crashy', { command: process.execPath, args: [fixture('crashy.mjs')] });
   await hub.request('POST', '/api/groups', { token, body: { name: 'team', servers: ['crashy'] } });
   await hub.request('POST', '/api/users', { token, body: { username: 'mia', password: 'mia-pass-123', role: 'user' } });
   browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.goto(hub.url + '/');
-  await page.fill('input[name=username]', ADMIN.username);
-  await page.fill('input[name=password]', ADMIN.password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('h1:has-text("Dashboard")');
+  page = await signedInPage(browser, hub.url, ADMIN);
   await page.goto(hub.url + '/#/groups');
   await page.waitForSelector('[data-group-server="crashy"]');
 });

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { artifacts, launchBrowser } from '../helpers/browser';
+import { artifacts, launchBrowser, signedInPage } from '../helpers/browser';
 import { fixture, waitFor } from '../helpers/mcp';
 
 let hub: TestHub;
@@ -26,12 +26,7 @@ test.before(async () => {
     await waitFor(async () => (await hub.request('GET', `/api/servers/${name}`, { token })).body.data.status === 'connected', 10_000, `${name} connected`);
   }
   browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.goto(hub.url + '/');
-  await page.fill('input[name=username]', ADMIN.username);
-  await page.fill('input[name=password]', ADMIN.password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('h1:has-text("Dashboard")');
+  page = await signedInPage(browser, hub.url, ADMIN);
   await page.goto(hub.url + '/#/logs');
   await page.waitForSelector('[data-testid=log-lines]');
 });

@@ -7,8 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { artifacts, launchBrowser } from '../helpers/browser';
+import { ADMIN, addConnectedServer, startHub, type TestHub } from '../helpers/hub';
+import { artifacts, launchBrowser, signedInPage } from '../helpers/browser';
 import { fixture, waitFor } from '../helpers/mcp';
 
 let hub: TestHub;
@@ -20,16 +20,10 @@ const pages = ['dashboard', 'servers', 'groups', 'users', 'logs', 'settings', 'a
 test.before(async () => {
   hub = await startHub();
   token = await hub.login();
-  await hub.request('POST', '/api/servers', { token, body: { name: 'crashy', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
-  await waitFor(async () => (await hub.request('GET', '/api/servers/crashy', { token })).body.data.status === 'connected', 10_000, 'connected');
+  await addConnectedServer(hub, token, 'crashy', { command: process.execPath, args: [fixture('crashy.mjs')] });
   await hub.request('POST', '/api/groups', { token, body: { name: 'team', servers: ['crashy'] } });
   browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.goto(hub.url + '/');
-  await page.fill('input[name=username]', ADMIN.username);
-  await page.fill('input[name=password]', ADMIN.password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('h1:has-text("Dashboard")');
+  page = await signedInPage(browser, hub.url, ADMIN);
 });
 test.after(async () => {
   await browser?.close();

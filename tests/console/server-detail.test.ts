@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, startHub, type TestHub } from '../helpers/hub';
-import { launchBrowser } from '../helpers/browser';
+import { ADMIN, addConnectedServer, startHub, type TestHub } from '../helpers/hub';
+import { launchBrowser, signedInPage } from '../helpers/browser';
 import { agent, fixture, waitFor } from '../helpers/mcp';
 
 let hub: TestHub;
@@ -18,15 +18,9 @@ let token: string;
 test.before(async () => {
   hub = await startHub();
   token = await hub.login();
-  await hub.request('POST', '/api/servers', { token, body: { name: 'crashy', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
-  await waitFor(async () => (await hub.request('GET', '/api/servers/crashy', { token })).body.data.status === 'connected', 10_000, 'connected');
+  await addConnectedServer(hub, token, 'crashy', { command: process.execPath, args: [fixture('crashy.mjs')] });
   browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.goto(hub.url + '/');
-  await page.fill('input[name=username]', ADMIN.username);
-  await page.fill('input[name=password]', ADMIN.password);
-  await page.click('button[type=submit]');
-  await page.waitForSelector('h1:has-text("Dashboard")');
+  page = await signedInPage(browser, hub.url, ADMIN);
   await page.goto(hub.url + '/#/servers');
   await page.click('tr[data-server="crashy"] button.link');
   await page.waitForSelector('li[data-tool="echo"]');

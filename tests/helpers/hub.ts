@@ -66,3 +66,14 @@ export async function startHub(opts: { dir?: string; env?: Record<string, string
     },
   };
 }
+
+/** Adds a server through REST and waits until it is connected. */
+export async function addConnectedServer(hub: TestHub, token: string, name: string, config: Record<string, unknown>, timeoutMs = 10_000): Promise<void> {
+  const res = await hub.request('POST', '/api/servers', { token, body: { name, config } });
+  if (res.status >= 300) throw new Error(`adding ${name}: ${JSON.stringify(res.body)}`);
+  const deadline = Date.now() + timeoutMs;
+  while ((await hub.request('GET', `/api/servers/${name}`, { token })).body.data?.status !== 'connected') {
+    if (Date.now() > deadline) throw new Error(`${name} did not connect`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
