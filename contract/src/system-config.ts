@@ -70,9 +70,24 @@ export const sessionConfig = z.strictObject({
   }).partial(),
 });
 
+/**
+ * Trusting a JWT that a gateway in front of Hub sets (in `Authorization: Bearer`):
+ * verified against the gateway's JWKS (public-key signatures only), issuer and
+ * audience; the username comes from `usernameClaim`.
+ */
+export const forwardAuthConfig = z.strictObject({
+  enabled: z.boolean(),
+  jwksUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }),
+  issuer: z.string().min(1, 'is required'),
+  audience: z.string().min(1, 'is required'),
+  usernameClaim: z.string().min(1).max(100),
+  defaultRole: z.enum(['manager', 'user', 'viewer', 'consumer']),
+});
+
 export const authConfig = z.strictObject({
   provider: z.enum(['local', 'database']),
   database: z.strictObject({ url: z.string().min(1), userTable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, 'must be a table name') }).partial(),
+  forwardAuth: forwardAuthConfig.partial(),
 });
 
 export const auditConfig = z.strictObject({

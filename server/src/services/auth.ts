@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal';
 import { KeysService } from './keys';
 import type { Counters } from '../cluster/counters';
 import { AttemptLimiter } from '../auth/attempts';
+import { ForwardAuth } from '../auth/forward-auth';
 import type { MfaService } from './mfa';
 import type { DatabaseUsers } from './db-users';
 import type { Permission } from '@hub/contract';
@@ -55,6 +56,7 @@ export class AuthService {
     counters?: Counters,
   ) {
     store.onChange(() => this.verified.clear());
+    this.forward = new ForwardAuth(store);
     this.attempts = new AttemptLimiter(() => {
       const r = this.store.get().systemConfig.rateLimit;
       return { max: r?.loginMax ?? 10, windowMs: r?.windowMs ?? 900_000 };
@@ -123,6 +125,7 @@ export class AuthService {
 
   /** Failed logins and one-time codes per `<username>|<address>` (see AttemptLimiter), shared by replicas. */
   readonly attempts: AttemptLimiter;
+  private readonly forward: ForwardAuth;
 
   login(input: LoginInput, ip = ''): Promise<LoginResult> {
     return this.attempts.guard(this.attemptKey(input.username, ip), 'logins', () => this.checkLogin(input), (err) => err instanceof TRPCError && err.code === 'UNAUTHORIZED');
@@ -233,7 +236,14 @@ export class AuthService {
 
   private async verifyToken(token: string): Promise<Principal | { error: string }> {
     const claims = await this.tokens.verify(token);
-    if ('error' in claims) return claims;
+    if ('error' in claims) {
+      // Not one of Hub's own tokens: perhaps one a trusted gateway signed.
+      if (!this.forward.enabled) return claims;
+      const found = await this.forward.resolve(token);
+      if ('error' in found) return found;
+      if (this.store.get().revokedTokens?.some((t) => t.jti === found.jti)) return { error: 'Token has been revoked' };
+      return principalOf(found.user, { jti: found.jti, exp: found.exp });
+    }
     if (this.store.get().revokedTokens?.some((t) => t.jti === claims.jti)) return { error: 'Token has been revoked' };
     const user = await this.lookupUser(claims.username).catch(() => undefined);
     if (!user) return { error: 'User no longer exists' };
