@@ -179,6 +179,7 @@ const trpc: Record<string, TrpcRow> = {
   'groups.setServers': { need: 'groups:write', input: () => ({ id: 'fixed', servers: ['everything'] }) },
   'groups.serverConfigs': { need: 'groups:read', input: () => ({ id: 'fixed' }) },
   'groups.setSelection': { need: 'groups:write', input: () => ({ id: 'fixed', serverName: 'everything', kind: 'tools', selection: 'all' }) },
+  'groups.setSelections': { need: 'groups:write', input: () => ({ id: 'fixed', serverName: 'everything', tools: 'all', prompts: 'all' }) },
   'groups.addUser': { need: 'users:write', input: () => ({ id: 'fixed', userId: 'viewer' }) },
   'users.list': { need: 'users:read' },
   'users.get': { need: 'users:read', input: () => ({ username: 'viewer' }) },

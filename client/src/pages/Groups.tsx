@@ -95,12 +95,12 @@ function GroupServer(props: { group: Group; config: Group['serverConfigs'][numbe
   };
   const save = () =>
     action
-      .run(`Selection of ${props.config.name} saved`, async () => {
-        for (const k of ['tools', 'prompts', 'resources'] as const) {
+      .run(`Selection of ${props.config.name} saved`, () => {
+        const pick = (k: Kind) => {
           const chosen = names(k).filter((n) => draft()[k].has(n));
-          const selection = chosen.length === names(k).length ? 'all' : chosen;
-          await api().groups.setSelection.mutate({ id: props.group.id, serverName: props.config.name, kind: k, selection });
-        }
+          return chosen.length === names(k).length ? ('all' as const) : chosen;
+        };
+        return api().groups.setSelections.mutate({ id: props.group.id, serverName: props.config.name, tools: pick('tools'), prompts: pick('prompts'), resources: pick('resources') });
       })
       .then(() => (setEdited(null), props.onSaved()));
   const writable = () => can('groups:write');

@@ -27,6 +27,10 @@ export const groupsRouter = router({
   setSelection: requires('groups:write').use(audited('config_change'))
     .input(serverRef.extend({ kind: z.enum(['tools', 'prompts', 'resources']).default('tools'), selection }))
     .mutation(({ ctx, input }) => ctx.services.groups.setSelection(input.id, input.serverName, input.kind, input.selection)),
+  /** A server's tools, prompts and resources selections saved together. */
+  setSelections: requires('groups:write').use(audited('config_change'))
+    .input(serverRef.extend({ tools: selection.optional(), prompts: selection.optional(), resources: selection.optional() }))
+    .mutation(({ ctx, input: { id, serverName, ...selections } }) => ctx.services.groups.setSelections(id, serverName, selections)),
   addUser: requires('users:write').use(audited('permission_change'))
     .input(id.extend({ userId: nameRef }))
     .mutation(({ ctx, input }) => ctx.services.groups.addUser(input.id, input.userId)),

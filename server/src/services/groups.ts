@@ -130,12 +130,17 @@ export class GroupsService {
 
   /** Sets the tool (or prompt or resource) selection of one server of the group. */
   async setSelection(idOrName: string, serverName: string, kind: 'tools' | 'prompts' | 'resources', selection: Sel): Promise<GroupView> {
+    return this.setSelections(idOrName, serverName, { [kind]: selection });
+  }
+
+  /** Several kinds of a server's selection at once: one write, one change for agents. */
+  async setSelections(idOrName: string, serverName: string, selections: Partial<Record<'tools' | 'prompts' | 'resources', Sel>>): Promise<GroupView> {
     return this.store.update((s) => {
       const g = this.find(s, idOrName);
       const i = g.servers.findIndex((e) => nameOf(e) === serverName);
       if (i < 0) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${serverName} is not in group ${g.name}` });
       const entry: GroupServerConfig = typeof g.servers[i] === 'string' ? { name: serverName } : { ...(g.servers[i] as GroupServerConfig) };
-      entry[kind] = selection;
+      for (const kind of ['tools', 'prompts', 'resources'] as const) if (selections[kind] !== undefined) entry[kind] = selections[kind];
       g.servers[i] = entry;
       return toView(g);
     });
