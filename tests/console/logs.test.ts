@@ -58,11 +58,16 @@ test('pause keeps new lines aside and resume shows them', async () => {
 });
 
 test('the newest line stays in view, unless the operator scrolled up', async () => {
+  const before = (await lines()).length;
   for (let i = 0; i < 60; i++) await call('beta', `line-${i}`);
   const bottom = () => page.$eval('[data-testid=log-lines]', (el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 30);
-  await waitFor(async () => (await lines()).length >= 60 && (await bottom()), 5000, 'following the tail');
-  await page.$eval('[data-testid=log-lines]', (el) => el.scrollTo(0, 0));
-  await page.waitForSelector('[data-testid=jump-newest]');
+  await waitFor(async () => (await lines()).length >= before + 60 && (await bottom()), 5000, 'following the tail');
+  // Scroll up as a reader would; a batch of lines still arriving may pull the view down first.
+  await waitFor(async () => {
+    await page.$eval('[data-testid=log-lines]', (el) => el.scrollTo(0, 0));
+    await new Promise((r) => setTimeout(r, 150));
+    return page.isVisible('[data-testid=jump-newest]');
+  }, 5000, 'the jump button');
   await call('beta', 'after-scroll');
   await new Promise((r) => setTimeout(r, 300));
   assert.not.ok(await bottom(), 'stays where the operator is reading');
