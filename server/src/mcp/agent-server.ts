@@ -22,7 +22,7 @@ import {
   type CallToolResult,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { page } from './paging';
+import { scopeOps } from './scope-ops';
 import { shapedArgs } from './shaping';
 import { capabilitiesFor, scopeServers } from './capabilities';
 import type { TaskRouter } from './tasks';
@@ -32,7 +32,6 @@ import type { AgentLink, CallOptions } from '../servers/upstream';
 import type { EventBus } from '../events/bus';
 import { describe } from '../servers/upstream';
 import type { Principal } from '../auth/principal';
-import type { Permission } from '@hub/contract';
 import type { Activity } from '../monitoring/activity';
 import type { Redactor } from '../monitoring/redact';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -169,26 +168,10 @@ export function createAgentServer(
   const { catalog, registry } = deps;
   const capabilities = capabilitiesFor(deps, catalog.scopeFor(scopeKey, principal()));
   const server = new Server({ name: 'hub', version: deps.version }, { capabilities });
-  const size = deps.pageSize ?? 1000;
-  const scope = (): Scope => {
-    const s = catalog.scopeFor(scopeKey, principal());
-    if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${scopeKey.replace(/^\w+:/, '')} no longer exists`);
-    return s;
-  };
-  // The permissions REST asks for the same things: lists need the read permission (else
-  // they are empty), prompts/get prompts:execute, reading resources servers:execute.
-  const may = (perm: Permission) => {
-    const p = principal();
-    return !p || p.permissions.has(perm);
-  };
-  const need = (perm: Permission) => {
-    if (!may(perm)) throw new McpError(ErrorCode.InvalidRequest, `Permission ${perm} required`);
-  };
+  const ops = scopeOps(deps, scopeKey, principal, forAgent);
+  const { scope, need, resourceOwner } = ops;
 
-  server.setRequestHandler(ListToolsRequestSchema, (req) => {
-    const { items, nextCursor } = page(may('tools:read') ? scope().tools : [], req.params?.cursor, size);
-    return { tools: items.map((t) => t.tool), ...(nextCursor ? { nextCursor } : {}) };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, (req) => ops.listTools(req.params?.cursor));
 
   server.setRequestHandler(CallToolRequestSchema, (req, extra) =>
     req.params.task && deps.tasks ? callAsTask(req.params, extra) : callExposed(deps, scope(), principal(), req.params.name, req.params.arguments ?? {}, extra),
@@ -229,41 +212,11 @@ export function createAgentServer(
     });
   }
 
-  server.setRequestHandler(ListPromptsRequestSchema, (req) => {
-    const { items, nextCursor } = page(may('prompts:read') ? scope().prompts : [], req.params?.cursor, size);
-    return { prompts: items.map((p) => p.prompt), ...(nextCursor ? { nextCursor } : {}) };
-  });
-
-  server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
-    need('prompts:execute');
-    const exposed = scope().promptIndex.get(req.params.name);
-    if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${req.params.name} not found`);
-    const upstream = registry.upstream(exposed.server);
-    if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
-    return forAgent(extra, (opts) => upstream.getPrompt(exposed.original, req.params.arguments ?? {}, opts));
-  });
-
-  server.setRequestHandler(ListResourcesRequestSchema, (req) => {
-    const { items, nextCursor } = page(may('servers:read') ? scope().resources : [], req.params?.cursor, size);
-    return { resources: items.map((r) => r.resource), ...(nextCursor ? { nextCursor } : {}) };
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => {
-    const { items, nextCursor } = page(may('servers:read') ? scope().templates : [], req.params?.cursor, size);
-    return { resourceTemplates: items.map((t) => t.template), ...(nextCursor ? { nextCursor } : {}) };
-  });
-
-  const resourceOwner = (uri: string) => {
-    const s = scope();
-    const owner = s.resourceIndex.get(uri) ?? s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
-    const upstream = owner ? registry.upstream(owner) : undefined;
-    if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
-    return upstream;
-  };
-
-  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => {
-    need('servers:execute');
-    return forAgent(extra, (opts) => resourceOwner(req.params.uri).readResource(req.params.uri, opts));
-  });
+  server.setRequestHandler(ListPromptsRequestSchema, (req) => ops.listPrompts(req.params?.cursor));
+  server.setRequestHandler(GetPromptRequestSchema, (req, extra) => ops.getPrompt(req.params.name, req.params.arguments ?? {}, extra));
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => ops.listResources(req.params?.cursor));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => ops.listTemplates(req.params?.cursor));
+  server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => ops.readResource(req.params.uri, extra));
 
   // Subscriptions are kept per agent: the upstream is subscribed, and its updates go to the agents that asked.
   const subscribed = new Set<string>();

@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Permission } from '@hub/contract';
 import type { Principal } from '../auth/principal';
 import { callExposed, forAgent, type AgentServerDeps } from './agent-server';
-import { page } from './paging';
+import { scopeOps } from './scope-ops';
 import { ParkedCalls } from './mrtr';
 
 /** The first revision without sessions (2026-07-28): its requests carry their version in `_meta`. */
@@ -66,36 +64,18 @@ export class ModernFront {
   }
 
   private server(v2: V2, caller: Caller) {
-    const { catalog, registry, version } = this.deps;
+    const { version } = this.deps;
     const server = new v2.Server({ name: 'hub', version }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } } });
-    const scope = () => {
-      const s = catalog.scopeFor(caller.scopeKey, caller.principal);
-      if (!s) throw new McpError(ErrorCode.InvalidRequest, `Group or server ${caller.scopeKey.replace(/^\w+:/, '')} no longer exists`);
-      return s;
-    };
-    const may = (perm: Permission) => !caller.principal || caller.principal.permissions.has(perm);
-    const need = (perm: Permission) => {
-      if (!may(perm)) throw new McpError(ErrorCode.InvalidRequest, `Permission ${perm} required`);
-    };
-    const size = this.deps.pageSize ?? 1000;
     const extraOf = (ctx: { mcpReq: { id: string | number; signal: AbortSignal; notify: (n: never) => Promise<void>; send: (r: never) => Promise<unknown> } }) => ({
       requestId: ctx.mcpReq.id,
       signal: ctx.mcpReq.signal,
       sendNotification: (n: never) => ctx.mcpReq.notify(n),
       sendRequest: (r: never) => ctx.mcpReq.send(r),
     });
-    const owner = (uri: string) => {
-      const s = scope();
-      const name = s.resourceIndex.get(uri) ?? s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
-      const upstream = name ? registry.upstream(name) : undefined;
-      if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
-      return upstream;
-    };
+    const ops = scopeOps(this.deps, caller.scopeKey, () => caller.principal, forAgent);
+    const { scope } = ops;
 
-    server.setRequestHandler('tools/list', (r) => {
-      const { items, nextCursor } = page(may('tools:read') ? scope().tools : [], r.params?.cursor, size);
-      return { tools: items.map((t) => t.tool), ...(nextCursor ? { nextCursor } : {}) } as never;
-    });
+    server.setRequestHandler('tools/list', (r) => ops.listTools(r.params?.cursor) as never);
     // What an upstream asks its agent mid-call comes back to this agent as input_required rounds.
     server.setRequestHandler('tools/call', (r, ctx) => {
       const who = caller.principal?.username ?? 'anonymous';
@@ -106,26 +86,11 @@ export class ModernFront {
         callExposed(this.deps, scope(), caller.principal, r.params.name, r.params.arguments ?? {}, { requestId: mcpReq.id, signal, sendNotification: async () => undefined, sendRequest: ask as never }),
       ) as never;
     });
-    server.setRequestHandler('prompts/list', (r) => {
-      const { items, nextCursor } = page(may('prompts:read') ? scope().prompts : [], r.params?.cursor, size);
-      return { prompts: items.map((p) => p.prompt), ...(nextCursor ? { nextCursor } : {}) } as never;
-    });
-    server.setRequestHandler('prompts/get', (r, ctx) => {
-      need('prompts:execute');
-      const exposed = scope().promptIndex.get(r.params.name);
-      const upstream = exposed ? registry.upstream(exposed.server) : undefined;
-      if (!exposed || !upstream) throw new McpError(ErrorCode.InvalidParams, `Prompt ${r.params.name} not found`);
-      return forAgent(extraOf(ctx as never), (opts) => upstream.getPrompt(exposed.original, (r.params.arguments ?? {}) as Record<string, string>, opts)) as never;
-    });
-    server.setRequestHandler('resources/list', (r) => {
-      const { items, nextCursor } = page(may('servers:read') ? scope().resources : [], r.params?.cursor, size);
-      return { resources: items.map((x) => x.resource), ...(nextCursor ? { nextCursor } : {}) } as never;
-    });
-    server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: may('servers:read') ? scope().templates.map((t) => t.template) : [] }) as never);
-    server.setRequestHandler('resources/read', (r, ctx) => {
-      need('servers:execute');
-      return forAgent(extraOf(ctx as never), (opts) => owner(r.params.uri).readResource(r.params.uri, opts)) as never;
-    });
+    server.setRequestHandler('prompts/list', (r) => ops.listPrompts(r.params?.cursor) as never);
+    server.setRequestHandler('prompts/get', (r, ctx) => ops.getPrompt(r.params.name, (r.params.arguments ?? {}) as Record<string, string>, extraOf(ctx as never)) as never);
+    server.setRequestHandler('resources/list', (r) => ops.listResources(r.params?.cursor) as never);
+    server.setRequestHandler('resources/templates/list', (r) => ops.listTemplates(r.params?.cursor) as never);
+    server.setRequestHandler('resources/read', (r, ctx) => ops.readResource(r.params.uri, extraOf(ctx as never)) as never);
     return server;
   }
 }
