@@ -79,6 +79,7 @@ test('a server from the catalogue is found by search and fills the add form with
 });
 
 test('form problems are said in words, and a new problem clears an old success notice', async () => {
+  assert.ok(await page.$('section > [role=status]'), 'the success notice of the server added earlier');
   await openForm();
   await page.fill('input[name=name]', 'notice-check');
   await page.selectOption('select[name=type]', 'sse');

@@ -34,9 +34,12 @@ test('with deny, a server\'s tools and the tools it adds later stay hidden until
   assert.equal((await names()).filter((n) => n.startsWith('dyn-')), [], 'nothing offered yet');
   const view = (await hub.request('GET', '/api/servers/dyn', { token })).body.data;
   assert.ok(view.tools.length > 0 && view.tools.every((t: { enabled: boolean }) => !t.enabled), 'the console shows them switched off');
-  const refused = await hub.request('POST', '/api/tools/call/dyn', { token, body: { toolName: 'add-tool', arguments: { name: 'fresh' } } });
+  const rest = () => hub.request('POST', '/api/tools/call/dyn', { token, body: { toolName: 'last-cancel', arguments: {} } });
+  const refused = await rest();
   assert.ok(refused.status >= 400, 'not callable over REST either');
   await hub.request('POST', '/api/servers/dyn/tools/add-tool/toggle', { token, body: { enabled: true } });
+  await hub.request('POST', '/api/servers/dyn/tools/last-cancel/toggle', { token, body: { enabled: true } });
+  assert.is((await rest()).status, 200, 'the same REST call works once the tool is enabled');
   await waitFor(async () => (await names()).includes('dyn-add-tool'), 5000, 'approved tool offered');
   await c.callTool({ name: 'dyn-add-tool', arguments: { name: 'fresh' } });
   await waitFor(async () => (await hub.request('GET', '/api/servers/dyn', { token })).body.data.tools.some((t: { name: string }) => t.name === 'fresh'), 5000, 'the upstream added a tool');
