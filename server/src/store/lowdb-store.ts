@@ -1,4 +1,4 @@
-import { Revisions, WriteTiming } from './write-timing';
+import { StoreBase } from './write-timing';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
@@ -21,19 +21,18 @@ function describeIssues(file: string, error: import('zod').ZodError): string {
  * failed write rolls memory back to what is on disk and rejects every change
  * not yet durable, so nothing unacknowledged is reported as saved.
  */
-export class LowdbStore implements Store {
+export class LowdbStore extends StoreBase implements Store {
   private state: SettingsFile;
   private durable: SettingsFile;
   private waiters: Waiter[] = [];
   private writing: Promise<void> | null = null;
-  private readonly revisions = new Revisions();
-  private readonly timing = new WriteTiming();
 
   private constructor(
     private readonly db: Low<unknown>,
     initial: SettingsFile,
     private readonly file: string,
   ) {
+    super();
     this.state = initial;
     this.durable = initial;
   }
@@ -96,18 +95,6 @@ export class LowdbStore implements Store {
     return this.timing.stats('lowdb', this.file);
   }
 
-
-  private emit(): void {
-    this.revisions.emit();
-  }
-
-  get revision(): number {
-    return this.revisions.revision;
-  }
-
-  onChange(listener: (revision: number) => void): () => void {
-    return this.revisions.onChange(listener);
-  }
 
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Revisions, WriteTiming } from './write-timing';
+import { StoreBase } from './write-timing';
 import { settingsFileSchema, type SettingsFile } from '@hub/contract';
 import { joinSecrets, splitSecrets, type SecretEntry } from '../auth/secrets';
 import type { PgListener } from '../events/pg-listener';
@@ -29,22 +29,22 @@ function parse(doc: unknown, where: string): SettingsFile {
  * the readable document. Other replicas' writes arrive by NOTIFY (a version
  * number, then a re-read), with a poll as the safety net.
  */
-export class PgStore implements Store {
+export class PgStore extends StoreBase implements Store {
   private state!: SettingsFile;
   private durable!: SettingsFile;
   private version = 0;
   private pending: Pending[] = [];
   private chain: Promise<void> = Promise.resolve();
   private flushing = false;
-  private readonly revisions = new Revisions();
   private poller?: NodeJS.Timeout;
   private stopListening?: () => void;
-  private readonly timing = new WriteTiming();
 
   private constructor(
     private readonly db: Database,
     private readonly replica: string,
-  ) {}
+  ) {
+    super();
+  }
 
   static async open(db: Database, opts: { listener?: PgListener; replica: string; pollMs?: number }): Promise<PgStore> {
     const store = new PgStore(db, opts.replica);
@@ -213,18 +213,6 @@ export class PgStore implements Store {
     return t.stats('postgres', `${this.db.url.replace(/\/\/[^@/]*@/, '//')} (schema ${this.db.schema}, version ${this.version}, ${t.conflicts} write conflicts retried)`);
   }
 
-
-  private emit(): void {
-    this.revisions.emit();
-  }
-
-  get revision(): number {
-    return this.revisions.revision;
-  }
-
-  onChange(listener: (revision: number) => void): () => void {
-    return this.revisions.onChange(listener);
-  }
 
 
   async close(): Promise<void> {

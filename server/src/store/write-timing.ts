@@ -34,12 +34,16 @@ export class WriteTiming {
   }
 }
 
-/** The settings' revision counter and who hears each new one. */
-export class Revisions {
+/**
+ * What every Store implementation shares: its write timing and the settings'
+ * revision counter with the listeners that hear each new one.
+ */
+export abstract class StoreBase {
+  protected readonly timing = new WriteTiming();
   revision = 0;
   private readonly listeners = new Set<(revision: number) => void>();
 
-  emit(): void {
+  protected emit(): void {
     this.revision++;
     for (const l of this.listeners) l(this.revision);
   }
