@@ -265,8 +265,8 @@ export function createAgentServer(
   // The level goes to the upstreams (shared: the most verbose any agent asked for); Hub
   // filters what leaves for this agent (see connect).
   server.setRequestHandler(SetLevelRequestSchema, (req) => {
-    entry.level = req.params.level;
-    deps.agents?.setLevel(entry, req.params.level);
+    if (deps.agents) deps.agents.setLevel(entry, req.params.level);
+    else entry.level = req.params.level;
     return {};
   });
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
