@@ -5,3 +5,4 @@ export * from './users';
 export * from './auth';
 export * from './system-config';
 export * from './settings';
+export * from './pins';

@@ -98,6 +98,8 @@ export type ToolView = {
   originalDescription?: string;
   enabled: boolean;
   inputSchema?: unknown;
+  /** The upstream changed this tool after it was pinned; an admin approves or rejects. */
+  change?: { seenAt: string; changes: Array<{ field: string; before: unknown; after: unknown }> };
 };
 
 export type PromptView = {

@@ -4,6 +4,7 @@ import { userRecordSchema } from './users';
 import { groupSchema } from './groups';
 import { systemConfigSchema, type SystemConfigView } from './system-config';
 import { apiKeyRecord, bearerKeyRecord } from './auth';
+import { toolPin } from './pins';
 
 /** The settings file, `mcp_settings.json`, compatible with MCPHub's format. */
 export const settingsFileSchema = z.looseObject({
@@ -16,6 +17,8 @@ export const settingsFileSchema = z.looseObject({
   /** Hub API keys, stored as hashes. */
   apiKeys: z.array(apiKeyRecord).optional(),
   bearerKeys: z.array(bearerKeyRecord).optional(),
+  /** Pinned tool definitions, by server and upstream tool name. */
+  toolPins: z.record(z.string(), z.record(z.string(), toolPin)).optional(),
 });
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toolVisibility } from './servers';
 import { optionalUrl } from './common';
+import { toolPinningConfig } from './pins';
 import { passwordPolicySchema } from './users';
 
 // Section schemas are strict: an unknown key in an update is a typo worth a 400.
@@ -155,6 +156,7 @@ export const systemConfigSections = {
   smartRouting: smartRoutingConfig,
   mcpRouter: mcpRouterConfig,
   llm: llmConfig,
+  toolPinning: toolPinningConfig,
 };
 
 /** `PUT /api/system-config`: nested sections and/or the flat form; every field optional. */
@@ -171,6 +173,7 @@ export const systemConfigUpdate = z.strictObject({
   auth: authConfig.partial().optional(),
   audit: auditConfig.partial().optional(),
   monitoring: monitoringConfig.partial().optional(),
+  toolPinning: toolPinningConfig.partial().optional(),
   nameSeparator: nameSeparator.optional(),
   /** `deny`: tools of any server are hidden from agents until an operator enables them. */
   defaultToolVisibility: toolVisibility.optional(),
@@ -197,6 +200,7 @@ export const systemConfigSchema = z.looseObject({
   auth: z.looseObject(authConfig.partial().shape).optional(),
   audit: z.looseObject(auditConfig.partial().shape).optional(),
   monitoring: z.looseObject(monitoringConfig.partial().shape).optional(),
+  toolPinning: z.looseObject(toolPinningConfig.partial().shape).optional(),
   nameSeparator: z.string().optional(),
   defaultToolVisibility: toolVisibility.optional(),
 });

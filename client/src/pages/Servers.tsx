@@ -5,6 +5,7 @@ import { Field, inWords, KeyValueEditor, Notice, StatusBadge, useAction } from '
 import { RunPrompt, TryTool } from './TryTool';
 import { ArgsEditor } from '../args-editor';
 import { Catalogue } from './Catalogue';
+import { ToolChangeReview } from './ToolChange';
 
 type Form = { name: string; type: string; command: string; args: string[]; url: string; openapiUrl: string; openapiSchema: string; env: Record<string, string>; headers: Record<string, string> };
 const emptyForm = (): Form => ({ name: '', type: 'stdio', command: '', args: [''], url: '', openapiUrl: '', openapiSchema: '', env: {}, headers: {} });
@@ -264,6 +265,7 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
               <label class="inline"><input type="checkbox" aria-label={`Enable tool ${t.name}`} checked={t.enabled} onChange={(e) => void toggle('tools', t.name, e.currentTarget.checked)} /> <strong>{t.name}</strong></label>
               <span class="muted"> {t.description}</span>
               <Show when={can('tools:write')}><button class="link" onClick={() => setEditing({ name: t.name, text: t.description })}>Edit description</button></Show>
+              <Show when={t.change}>{(change) => <ToolChangeReview server={props.server.name} tool={t.name} change={change()} onDecided={props.onChange} />}</Show>
               <Show when={t.originalDescription !== undefined}>
                 <button class="link" onClick={() => void action.run('Description reset', () => api().servers.resetItemDescription.mutate({ kind: 'tools', server: props.server.name, item: t.name })).then(props.onChange)}>Reset</button>
               </Show>

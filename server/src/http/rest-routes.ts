@@ -132,6 +132,12 @@ export const restRoutes: RestRoute[] = [
     ];
   }),
 
+  { method: 'GET', url: '/api/tool-changes', call: (c) => c.pins.changes() },
+  ...(['approve', 'reject'] as const).map((d): RestRoute => ({
+    method: 'POST',
+    url: `/api/servers/:serverName/tools/:toolName/${d}-change`,
+    call: (c, r) => c.pins[d]({ server: r.params.serverName!, tool: r.params.toolName! }),
+  })),
   {
     method: 'POST',
     url: '/api/tools/call/:server',

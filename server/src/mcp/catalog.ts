@@ -1,4 +1,5 @@
 import { itemEnabled } from '../servers/visibility';
+import { agreedTool } from '../servers/pins';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Group, SettingsFile, ToolShape } from '@hub/contract';
 import { shapeTool } from './shaping';
@@ -165,7 +166,10 @@ export class Catalog {
       const st = this.registry.state(server);
       if (!cfg || cfg.enabled === false || !st) continue;
       const picked = (set: 'all' | Set<string>, original: string, exposed: string) => set === 'all' || set.has(original) || set.has(exposed);
-      for (const tool of st.tools) {
+      for (const live of st.tools) {
+        // A tool whose upstream changed it after it was pinned: held, hidden or accepted.
+        const tool = agreedTool(settings, server, live);
+        if (!tool) continue;
         const override = cfg.tools?.[tool.name];
         const name = names.tools.get(server)?.get(tool.name);
         if (!name || !itemEnabled('tools', cfg, settings.systemConfig, tool.name) || !picked(pick.tools, tool.name, name)) continue;

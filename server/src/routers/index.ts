@@ -10,6 +10,7 @@ import { keysRouter } from './keys';
 import { logsRouter } from './logs';
 import { monitoringRouter } from './monitoring';
 import { smartRouter } from './smart';
+import { pinsRouter } from './pins';
 
 export const appRouter = router({
   system: systemRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   logs: logsRouter,
   monitoring: monitoringRouter,
   smart: smartRouter,
+  pins: pinsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,6 +15,7 @@ import { ToolsService } from './tools';
 import { GroupsService } from './groups';
 import { UsersService } from './users';
 import { AuditService } from './audit';
+import { PinService } from './pins';
 import { OAuthRefresher } from '../servers/oauth-refresh';
 import { AgentDirectory } from '../mcp/agent-directory';
 import { TaskRouter } from '../mcp/tasks';
@@ -52,6 +53,8 @@ export type Services = {
   groups: GroupsService;
   users: UsersService;
   audit: AuditService;
+  /** Tool pinning: changed tool definitions waiting for an admin. */
+  pins: PinService;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   logs: LogService;
@@ -120,6 +123,13 @@ export async function createServices(config: Config): Promise<{ services: Servic
   });
   const activity = new Activity(bus, logs, metrics, redactor);
   const watchdog = new Watchdog(store, bus, registry, logs, activity);
+  // Any replica that records a tool change announces it (only the writer gets it back from the update).
+  // Live server views hear of it too, as of any change of the server's lists.
+  const pins = new PinService(store, registry, (event, data) => {
+    watchdog.emit(event, data);
+    const st = registry.state(String(data.server));
+    if (st) bus.publish('server.status', { name: String(data.server), status: st.status, error: null, at: new Date().toISOString(), change: 'lists', tools: st.tools.length });
+  }, logs);
   const smart = new SmartService(store, catalog, bus, config.dataDir);
   await smart.init();
   // Other replicas' log lines and tool calls show here too (PostgreSQL only).
@@ -171,6 +181,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     groups: new GroupsService(store),
     users: new UsersService(store),
     audit,
+    pins,
     sessions,
     agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize, tasks: new TaskRouter() },
     logs,
@@ -189,6 +200,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
       stopSync();
       stopRevalidate();
       stopLeading();
+      pins.close();
       clearInterval(retention);
       watchdog.stop();
       refresher.stop();

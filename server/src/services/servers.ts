@@ -1,4 +1,5 @@
 import { itemEnabled } from '../servers/visibility';
+import { pendingChange } from '../servers/pins';
 import { TRPCError } from '@trpc/server';
 import {
   inferServerType,
@@ -70,7 +71,11 @@ export class ServersService {
         enabled: itemEnabled(kind, cfg, this.store.get().systemConfig, i.name),
       };
     };
-    const tools: ToolView[] = st.tools.map((t) => ({ ...item('tools', t), inputSchema: t.inputSchema }));
+    const settings = this.store.get();
+    const tools: ToolView[] = st.tools.map((t) => {
+      const change = pendingChange(settings, name, t.name);
+      return { ...item('tools', t), inputSchema: t.inputSchema, ...(change ? { change } : {}) };
+    });
     const prompts: PromptView[] = st.prompts.map((p) => ({ ...item('prompts', p), arguments: p.arguments }));
     return {
       name,
@@ -185,6 +190,11 @@ export class ServersService {
         delete s.mcpServers[name];
         for (const g of s.groups) g.servers = g.servers.map((e) => (typeof e === 'string' ? (e === name ? target : e) : e.name === name ? { ...e, name: target } : e));
         for (const u of s.users) if (u.servers) u.servers = u.servers.map((n) => (n === name ? target : n));
+        // Pinned tools go with the server: a rename must not reset what was approved.
+        if (s.toolPins && Object.hasOwn(s.toolPins, name)) {
+          Object.defineProperty(s.toolPins, target, { value: s.toolPins[name], enumerable: true, writable: true, configurable: true });
+          delete s.toolPins[name];
+        }
       }
       // Overrides made through the toggle and description endpoints survive a config edit that omits them.
       s.mcpServers[target] = {
@@ -206,6 +216,7 @@ export class ServersService {
       delete s.mcpServers[name];
       for (const g of s.groups) g.servers = g.servers.filter((e) => (typeof e === 'string' ? e : e.name) !== name);
       for (const u of s.users) if (u.servers) u.servers = u.servers.filter((n) => n !== name);
+      if (s.toolPins) delete s.toolPins[name];
     });
   }
 

@@ -22,5 +22,7 @@ export function withSafeMaps<T extends SettingsFile>(s: T): T {
     if (openapi) bare(openapi.security);
   }
   for (const hook of s.systemConfig.monitoring?.webhooks ?? []) bare(hook.headers);
+  bare(s.toolPins);
+  for (const server of Object.keys(s.toolPins ?? {})) bare(s.toolPins![server]);
   return s;
 }
