@@ -6,3 +6,4 @@ export * from './auth';
 export * from './system-config';
 export * from './settings';
 export * from './pins';
+export * from './secrets';

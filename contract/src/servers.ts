@@ -75,6 +75,13 @@ export type ServerStatus = (typeof serverStatuses)[number];
 
 /** A server configuration as an API caller sends it: the stored shape, with URLs checked. */
 export const serverConfigInput = serverConfigSchema.superRefine((cfg, ctx) => {
+  // A caller's own secret goes only where it authenticates them: headers and env.
+  const where = { url: cfg.url, command: cfg.command, args: cfg.args, openapi: cfg.openapi, oauth: cfg.oauth };
+  for (const [key, value] of Object.entries(where)) {
+    if (value !== undefined && JSON.stringify(value).includes('${user.secret.')) {
+      ctx.addIssue({ code: 'custom', path: [key], message: '${user.secret.NAME} may appear only in headers and env' });
+    }
+  }
   for (const [key, value] of [['url', cfg.url], ['openapi.url', cfg.openapi?.url]] as const) {
     if (value === undefined) continue;
     try {

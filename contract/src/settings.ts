@@ -5,6 +5,7 @@ import { groupSchema } from './groups';
 import { systemConfigSchema, type SystemConfigView } from './system-config';
 import { apiKeyRecord, bearerKeyRecord } from './auth';
 import { toolPin } from './pins';
+import { userSecretRecord } from './secrets';
 
 /** The settings file, `mcp_settings.json`, compatible with MCPHub's format. */
 export const settingsFileSchema = z.looseObject({
@@ -19,6 +20,8 @@ export const settingsFileSchema = z.looseObject({
   bearerKeys: z.array(bearerKeyRecord).optional(),
   /** Pinned tool definitions, by server and upstream tool name. */
   toolPins: z.record(z.string(), z.record(z.string(), toolPin)).optional(),
+  /** Per-user upstream credentials, by owner (`user:<name>`, `key:<id>`) and name. Write-only. */
+  userSecrets: z.record(z.string(), z.record(z.string(), userSecretRecord)).optional(),
 });
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
 

@@ -41,8 +41,12 @@ test('three replicas refresh an expiring upstream OAuth token once, on the leade
   replicas = await Promise.all(['a', 'b', 'c'].map((id) => startReplica(id, schema)));
   const stats = async () => (await (await fetch(`${base}/stats`)).json()) as { refreshes: number; attempts: number };
   await waitFor(async () => (await stats()).refreshes >= 1, 20_000, 'a refresh');
-  const [row] = await sql<{ doc: any; secrets: any }>(`SELECT doc, secrets FROM "${schema}".settings`);
-  assert.ok(JSON.stringify(row!.secrets).includes('valid-token-1'), 'the new token is stored');
+  // The refresh is counted when the provider answers; storing the new token follows (after other replicas' writes, if they race).
+  const stored = await waitFor(async () => {
+    const [row] = await sql<{ doc: any; secrets: any }>(`SELECT doc, secrets FROM "${schema}".settings`);
+    return JSON.stringify(row!.secrets).includes('valid-token-1');
+  }, 5000, 'the new token stored');
+  assert.ok(stored, 'the new token is stored');
   // Every replica calls through with the stored token; none refreshes on its own.
   const login = await fetch(`${replicas[2]!.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   const token = ((await login.json()) as { token: string }).token;

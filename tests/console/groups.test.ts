@@ -57,8 +57,6 @@ test('visibility is set from the group', async () => {
 });
 
 test('a member is added to and removed from the group itself', async () => {
-  // The group card is redrawn when the visibility change comes back; act on the new one.
-  await page.goto(hub.url + '/#/groups');
   await page.waitForSelector('[aria-label="Add a member to team"] option[value="mia"]', { state: 'attached' });
   await page.selectOption('[aria-label="Add a member to team"]', 'mia');
   await page.waitForSelector('[data-member="mia"]');

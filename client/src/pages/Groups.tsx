@@ -1,10 +1,17 @@
-import { createResource, createSignal, For, Show } from 'solid-js';
+import { createEffect, createResource, createSignal, For, Show } from 'solid-js';
+import { createStore, reconcile } from 'solid-js/store';
 import { groupCreate, visibilities } from '@hub/contract';
 import { api, can, epoch } from '../api';
 import { Field, inWords, Notice, useAction } from '../ui';
 
 export function Groups() {
   const [groups, { refetch }] = createResource(epoch, () => api().groups.list.query());
+  // Cards keyed by group id: a refetch updates them in place instead of redrawing them under the user's hand.
+  const [list, setList] = createStore<NonNullable<ReturnType<typeof groups>>>([]);
+  createEffect(() => {
+    const fresh = groups();
+    if (fresh) setList(reconcile(fresh, { key: 'id' }));
+  });
   const [servers] = createResource(epoch, () => api().servers.list.query());
   const [name, setName] = createSignal('');
   const [description, setDescription] = createSignal('');
@@ -27,7 +34,7 @@ export function Groups() {
     <section>
       <h1>Groups</h1>
       <Notice message={action.message()} />
-      <For each={groups() ?? []}>
+      <For each={list}>
         {(g) => {
           const endpoint = `${location.origin}/api/mcp/group/${encodeURIComponent(g.name)}`;
           const clientConfig = JSON.stringify({ mcpServers: { [`hub-${g.name}`]: { type: 'streamable-http', url: endpoint, headers: { Authorization: 'Bearer <your key>' } } } }, null, 2);

@@ -2,7 +2,7 @@ import { For, Show } from 'solid-js';
 import { api, can } from '../api';
 import { useAction, Notice } from '../ui';
 
-type Change = { seenAt: string; changes: Array<{ field: string; before: unknown; after: unknown }> };
+type Change = { seenAt: string; changes: Array<{ field: string; before?: unknown; after?: unknown }> };
 
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '(none)');
 

@@ -114,6 +114,7 @@ export function secretValues(s: Readonly<SettingsFile>): string[] {
     collect(cfg, serverSecretPaths.filter((p) => p !== 'env.*'));
     collect(cfg, ['oauth.accessToken', 'oauth.refreshToken']);
   }
+  for (const mine of Object.values(s.userSecrets ?? {})) for (const v of Object.values(mine)) out.push(v.value);
   return out;
 }
 
@@ -136,6 +137,7 @@ export const storedSecretPaths: Paths = [
   'users.[].mfa.pendingSecret',
   'apiKeys.[].hash',
   'bearerKeys.[].token',
+  'userSecrets.*.*.value',
 ];
 
 export type SecretEntry = { path: Key[]; value: unknown };

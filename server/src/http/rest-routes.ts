@@ -133,6 +133,9 @@ export const restRoutes: RestRoute[] = [
   }),
 
   { method: 'GET', url: '/api/tool-changes', call: (c) => c.pins.changes() },
+  { method: 'GET', url: '/api/auth/secrets', call: (c) => c.secrets.list() },
+  { method: 'PUT', url: '/api/auth/secrets/:name', call: (c, r) => c.secrets.set({ ...b(r), name: r.params.name } as never) },
+  { method: 'DELETE', url: '/api/auth/secrets/:name', call: (c, r) => c.secrets.remove({ name: r.params.name! }) },
   ...(['approve', 'reject'] as const).map((d): RestRoute => ({
     method: 'POST',
     url: `/api/servers/:serverName/tools/:toolName/${d}-change`,

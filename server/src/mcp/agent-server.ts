@@ -124,7 +124,13 @@ export async function callExposed(
   }
   const exposed = scope.toolIndex.get(name);
   if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-  const upstream = deps.registry.upstream(exposed.server);
+  let upstream;
+  try {
+    upstream = deps.registry.upstreamFor(exposed.server, caller);
+  } catch (err) {
+    // A missing per-caller secret: a tool error the agent (and its user) can act on.
+    return { isError: true, content: [{ type: 'text', text: (err as Error).message }] };
+  }
   if (!upstream) return { isError: true, content: [{ type: 'text', text: `Server ${exposed.server} is not running` }] };
   if (!deps.activity.begin()) return { isError: true, content: [{ type: 'text', text: 'Hub is shutting down; try again shortly' }] };
   const started = performance.now();
@@ -184,7 +190,7 @@ export function createAgentServer(
     need('tools:execute');
     const exposed = scope().toolIndex.get(params.name);
     if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Tool ${params.name} not found`);
-    const upstream = registry.upstream(exposed.server);
+    const upstream = ops.upstreamOf(exposed.server);
     if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
     const result = await forAgent(extra, (opts) => upstream.forward('tools/call', { name: exposed.original, arguments: params.arguments ?? {}, task: params.task }, opts));
     return deps.tasks!.created(exposed.server, owner(extra), result) as never;
@@ -192,7 +198,7 @@ export function createAgentServer(
   const onTask = async (method: string, taskId: unknown, extra: { sessionId?: string }) => {
     need('tools:execute');
     const t = deps.tasks!.find(taskId, owner(extra));
-    const upstream = scopeServers(scope()).has(t.server) ? registry.upstream(t.server) : undefined;
+    const upstream = scopeServers(scope()).has(t.server) ? ops.upstreamOf(t.server) : undefined;
     if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Task ${String(taskId)} not found`);
     return deps.tasks!.translate(t.server, await forAgent(extra, (opts) => upstream.forward(method, { taskId: t.upstreamId }, opts))) as never;
   };
@@ -204,7 +210,7 @@ export function createAgentServer(
       need('tools:execute');
       const tasks: unknown[] = [];
       for (const [name, ids] of deps.tasks!.owned(owner(extra))) {
-        const upstream = scopeServers(scope()).has(name) ? registry.upstream(name) : undefined;
+        const upstream = scopeServers(scope()).has(name) ? ops.upstreamOf(name) : undefined;
         const listed = await upstream?.forward('tasks/list', {}).catch(() => undefined);
         for (const t of (listed?.tasks ?? []) as Array<{ taskId: string }>) if (ids.has(t.taskId)) tasks.push(deps.tasks!.translate(name, t));
       }
@@ -241,7 +247,7 @@ export function createAgentServer(
     const opts = callOptions(extra as Extra);
     if (ref.type === 'ref/prompt') {
       const p = scope().promptIndex.get(ref.name);
-      const upstream = p ? registry.upstream(p.server) : undefined;
+      const upstream = p ? ops.upstreamOf(p.server) : undefined;
       if (!p || !upstream) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
       return upstream.forward('completion/complete', { ...req.params, ref: { ...ref, name: p.original } }, opts).catch(() => emptyCompletion);
     }

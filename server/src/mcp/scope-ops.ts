@@ -34,10 +34,18 @@ export function scopeOps(deps: AgentServerDeps, scopeKey: string, principal: () 
     const { items: got, nextCursor } = page(may(perm) ? items(scope()) : [], cursor, size);
     return { [key]: got.map(view), ...(nextCursor ? { nextCursor } : {}) } as Record<K, R[]> & { nextCursor?: string };
   };
+  // The caller's connection to a server (its own lane when the server uses per-caller secrets).
+  const upstreamOf = (server: string) => {
+    try {
+      return deps.registry.upstreamFor(server, principal());
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidRequest, (err as Error).message);
+    }
+  };
   const resourceOwner = (uri: string) => {
     const s = scope();
     const owner = s.resourceIndex.get(uri) ?? s.templates.find((t) => uri.startsWith(t.template.uriTemplate.split('{')[0]!))?.server;
-    const upstream = owner ? deps.registry.upstream(owner) : undefined;
+    const upstream = owner ? upstreamOf(owner) : undefined;
     if (!upstream) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri} not found`);
     return upstream;
   };
@@ -45,6 +53,7 @@ export function scopeOps(deps: AgentServerDeps, scopeKey: string, principal: () 
     scope,
     may,
     need,
+    upstreamOf,
     resourceOwner,
     listTools: (cursor?: string) => list('tools', 'tools:read', (s) => s.tools, (t) => t.tool, cursor),
     listPrompts: (cursor?: string) => list('prompts', 'prompts:read', (s) => s.prompts, (p) => p.prompt, cursor),
@@ -54,7 +63,7 @@ export function scopeOps(deps: AgentServerDeps, scopeKey: string, principal: () 
       need('prompts:execute');
       const exposed = scope().promptIndex.get(name);
       if (!exposed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${name} not found`);
-      const upstream = deps.registry.upstream(exposed.server);
+      const upstream = upstreamOf(exposed.server);
       if (!upstream) throw new McpError(ErrorCode.InternalError, `Server ${exposed.server} is not running`);
       return forAgent(extra, (opts) => upstream.getPrompt(exposed.original, args, opts));
     },

@@ -11,6 +11,7 @@ import { logsRouter } from './logs';
 import { monitoringRouter } from './monitoring';
 import { smartRouter } from './smart';
 import { pinsRouter } from './pins';
+import { secretsRouter } from './secrets';
 
 export const appRouter = router({
   system: systemRouter,
@@ -25,6 +26,7 @@ export const appRouter = router({
   monitoring: monitoringRouter,
   smart: smartRouter,
   pins: pinsRouter,
+  secrets: secretsRouter,
 });
 
 export type AppRouter = typeof appRouter;

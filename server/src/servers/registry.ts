@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ServerConfig } from '@hub/contract';
-import { inferServerType } from '@hub/contract';
+import { inferServerType, userSecretNames } from '@hub/contract';
+import type { Principal } from '../auth/principal';
+import { callerSecrets, Lanes, withSecrets } from './personal';
 import type { Config } from '../config';
 import type { Store } from '../store/store';
 import type { EventBus } from '../events/bus';
@@ -15,7 +17,8 @@ import type { Redactor } from '../monitoring/redact';
 const secretKey = /secret|token|key|password|passwd|auth|credential/i;
 import type { AgentReach, Upstream, UpstreamEvents, UpstreamLists, UpstreamState } from './upstream';
 
-type Entry = { upstream: Upstream; fingerprint: string };
+/** `personal`: the server's headers or env use `${user.secret.NAME}`; calls go through the caller's lane. */
+type Entry = { upstream: Upstream; fingerprint: string; personal?: { names: string[]; lanes: Lanes } };
 
 // Keys that only change what is exposed, not how to connect.
 // `oauth` holds tokens Hub itself saves; a new token must not restart the connection.
@@ -74,13 +77,29 @@ export class ServerRegistry {
     },
   };
 
+  /** The server's own connection (lists, health checks); calls use `upstreamFor`. */
   upstream(name: string): Upstream | undefined {
     return this.entries.get(name)?.upstream;
   }
 
+  /**
+   * The connection a caller's requests go through: the server's own, or, for a
+   * server that uses per-caller secrets, the one for the caller's values
+   * (throws a clear error when the caller has not set them).
+   */
+  upstreamFor(name: string, principal: Principal | null): Upstream | undefined {
+    const entry = this.entries.get(name);
+    if (!entry?.personal) return entry?.upstream;
+    return entry.personal.lanes.get(callerSecrets(this.store.get(), name, entry.personal.names, principal));
+  }
+
   /** Live state, or the cached lists with `disabled` status for servers that are off. */
   state(name: string): UpstreamState | undefined {
-    const live = this.entries.get(name)?.upstream.state;
+    const entry = this.entries.get(name);
+    const live = entry?.upstream.state;
+    // Without secrets the server's own connection may be refused: a caller's connection tells its tools.
+    const lane = entry?.personal && live?.status !== 'connected' ? entry.personal.lanes.anyState() : undefined;
+    if (live && lane) return { ...live, tools: lane.tools, prompts: lane.prompts };
     if (live) return live;
     const cfg = this.store.get().mcpServers[name];
     if (!cfg) return undefined;
@@ -97,8 +116,21 @@ export class ServerRegistry {
     };
   }
 
-  private create(name: string, cfg: ServerConfig): Upstream {
+  private create(name: string, cfg: ServerConfig): Entry {
     const expanded = expandEnv(cfg, this.config.expansionEnv);
+    const names = userSecretNames(expanded);
+    if (!names.length) return { upstream: this.build(name, expanded, this.events), fingerprint: fingerprint(cfg) };
+    const laneEvents: UpstreamEvents = {
+      ...this.events,
+      onChange: (n, what) => {
+        if (what === 'lists' && this.entries.get(n)?.upstream.state.status !== 'connected') this.emit(n, 'lists');
+      },
+    };
+    const lanes = new Lanes((values) => this.build(name, withSecrets(expanded, values), laneEvents));
+    return { upstream: this.build(name, withSecrets(expanded, {}), this.events), fingerprint: fingerprint(cfg), personal: { names, lanes } };
+  }
+
+  private build(name: string, expanded: ServerConfig, events: UpstreamEvents): Upstream {
     // Secret-looking env values and header values must never reach the logs.
     this.redactor.add([
       ...Object.entries(expanded.env ?? {}).filter(([k]) => secretKey.test(k)).map(([, v]) => v),
@@ -106,17 +138,17 @@ export class ServerRegistry {
     ]);
     const cached: UpstreamLists | undefined = this.cache.get(name);
     const install = this.store.get().systemConfig.install ?? {};
-    if (inferServerType(cfg) === 'openapi') {
-      return new OpenApiUpstream({ name, config: expanded, events: this.events, cached });
+    if (inferServerType(expanded) === 'openapi') {
+      return new OpenApiUpstream({ name, config: expanded, events, cached });
     }
     const installEnv: Record<string, string> = {};
     if (install.pythonIndexUrl) Object.assign(installEnv, { UV_DEFAULT_INDEX: install.pythonIndexUrl, PIP_INDEX_URL: install.pythonIndexUrl });
     if (install.jsPackageRegistry) installEnv.npm_config_registry = install.jsPackageRegistry;
-    const type = inferServerType(cfg);
+    const type = inferServerType(expanded);
     let upstream: McpUpstream | undefined;
     const authProvider =
       type === 'stdio' ? undefined : new StoredOAuthProvider(name, this.store, this.callbackUrl, (url) => upstream?.markAuthorizationUrl(url));
-    upstream = new McpUpstream({ name, config: expanded, events: this.events, installEnv, cached, authProvider, version: this.config.version, agents: this.agents });
+    upstream = new McpUpstream({ name, config: expanded, events, installEnv, cached, authProvider, version: this.config.version, agents: this.agents });
     return upstream;
   }
 
@@ -134,6 +166,7 @@ export class ServerRegistry {
       if (!cfg || cfg.enabled === false || fingerprint(cfg) !== entry.fingerprint) {
         this.entries.delete(name);
         void entry.upstream.stop();
+        void entry.personal?.lanes.stopAll();
         if (!cfg) this.cache.delete(name);
         this.emit(name, cfg ? 'status' : 'removed');
         // Stopped by a settings change (disabled, deleted, reconfigured): live views hear it as any other change.
@@ -148,7 +181,7 @@ export class ServerRegistry {
       if (cfg.enabled !== false && !this.entries.has(name)) toStart.push([name, cfg]);
     }
     for (const [name, cfg] of toStart) {
-      this.entries.set(name, { upstream: this.create(name, cfg), fingerprint: fingerprint(cfg) });
+      this.entries.set(name, this.create(name, cfg));
     }
     const queue = toStart.map(([name]) => name);
     const worker = async () => {
@@ -164,7 +197,7 @@ export class ServerRegistry {
     this.stopped = true;
     const all = [...this.entries.values()];
     this.entries.clear();
-    await Promise.all(all.map((e) => e.upstream.stop()));
+    await Promise.all(all.flatMap((e) => [e.upstream.stop(), e.personal?.lanes.stopAll()]));
     await this.cache.flush();
   }
 }

@@ -16,6 +16,7 @@ import { GroupsService } from './groups';
 import { UsersService } from './users';
 import { AuditService } from './audit';
 import { PinService } from './pins';
+import { UserSecretsService } from './user-secrets';
 import { OAuthRefresher } from '../servers/oauth-refresh';
 import { AgentDirectory } from '../mcp/agent-directory';
 import { TaskRouter } from '../mcp/tasks';
@@ -55,6 +56,8 @@ export type Services = {
   audit: AuditService;
   /** Tool pinning: changed tool definitions waiting for an admin. */
   pins: PinService;
+  /** Each caller's own upstream credentials. */
+  secrets: UserSecretsService;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   logs: LogService;
@@ -182,6 +185,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     users: new UsersService(store),
     audit,
     pins,
+    secrets: new UserSecretsService(store),
     sessions,
     agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize, tasks: new TaskRouter() },
     logs,

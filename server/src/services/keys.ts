@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
+import { forgetSecrets } from './user-secrets';
 import type { ApiKeyCreated, ApiKeyRecord, ApiKeyView, Permission } from '@hub/contract';
 import type { Store } from '../store/store';
 import type { Principal } from '../auth/principal';
@@ -54,6 +55,7 @@ export class KeysService {
       const k = s.apiKeys?.find((x) => x.id === id);
       if (!k || (principal.role !== 'admin' && k.owner !== principal.username)) throw new TRPCError({ code: 'NOT_FOUND', message: `API key ${id} not found` });
       s.apiKeys = s.apiKeys!.filter((x) => x.id !== id);
+      forgetSecrets(s, `key:${id}`);
     });
   }
 

@@ -3,6 +3,7 @@ import { pendingChange } from '../servers/pins';
 import { TRPCError } from '@trpc/server';
 import {
   inferServerType,
+  userSecretNames,
   type ItemKind,
   type PromptView,
   type ServerConfig,
@@ -128,6 +129,14 @@ export class ServersService {
     const kept = keepMasked(cfg, old, serverSecretPaths);
     if (moved && kept.length && !admin) {
       throw new TRPCError({ code: 'FORBIDDEN', message: `config.${kept[0]}: re-enter this secret to change where the server connects (stored secrets are not sent to a new address)` });
+    }
+    // Each caller's own credential goes wherever the server connects: only admins choose that.
+    const personal = userSecretNames(cfg);
+    if (!admin && personal.length) {
+      const had = new Set(old ? userSecretNames(old) : []);
+      const added = personal.find((n) => !had.has(n));
+      if (added) throw new TRPCError({ code: 'FORBIDDEN', message: `config: only admins may use \${user.secret.${added}}: each caller's own credential is sent to this server` });
+      if (moved) throw new TRPCError({ code: 'FORBIDDEN', message: "config: only admins may change where a server that uses callers' own secrets connects" });
     }
     const before = old && !(moved && !admin) ? placeholders(old) : new Map<string, Set<string>>();
     for (const [at, names] of placeholders(cfg)) {

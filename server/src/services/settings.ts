@@ -22,7 +22,8 @@ const oauthState = ['accessToken', 'refreshToken', 'expiresAt', 'pendingAuthoriz
  * an export that restores a Hub.
  */
 function withoutSecrets(s: Readonly<SettingsFile>, mode: 'masked' | 'shown' | 'all'): Record<string, unknown> {
-  const { revokedTokens: _revoked, users, apiKeys, bearerKeys, ...rest } = s;
+  // Per-user secrets are write-only: not even an export with secrets carries them.
+  const { revokedTokens: _revoked, userSecrets: _mine, users, apiKeys, bearerKeys, ...rest } = s;
   const servers = Object.fromEntries(
     Object.entries(s.mcpServers).map(([name, cfg]) => {
       if (mode === 'all' || !cfg.oauth) return [name, mode === 'masked' ? masked(cfg, serverSecretPaths) : cfg];

@@ -40,7 +40,7 @@ export class ToolsService {
 
   async call(principal: Principal | null, server: string, toolName: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolCallResult> {
     const tool = this.findTool(server, toolName, principal);
-    const upstream = this.registry.upstream(server);
+    const upstream = this.registry.upstreamFor(server, principal);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     const coerced = coerceArguments(args, tool.tool.inputSchema);
     if (!this.activity.begin()) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'Hub is shutting down; try again shortly' });
@@ -62,7 +62,7 @@ export class ToolsService {
     if (!scope) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
     const prompt = scope.promptByOriginal.get(`${server}\u0000${promptName}`) ?? scope.promptIndex.get(promptName);
     if (!prompt) throw new TRPCError({ code: 'NOT_FOUND', message: `Prompt ${promptName} not found on server ${server}, or disabled` });
-    const upstream = this.registry.upstream(server);
+    const upstream = this.registry.upstreamFor(server, principal);
     if (!upstream) throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: `Server ${server} is not running` });
     try {
       return await upstream.getPrompt(prompt.original, args);

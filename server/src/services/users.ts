@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { forgetSecrets } from './user-secrets';
 import { roleOf, type PublicUser, type Role, type UserRecord, type UserStats } from '@hub/contract';
 import type { Store } from '../store/store';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -122,6 +123,9 @@ export class UsersService {
       if (!u) throw notFound(username);
       if (isAdmin(u) && s.users.filter(isAdmin).length === 1) throw new TRPCError({ code: 'CONFLICT', message: 'The last admin cannot be deleted' });
       s.users = s.users.filter((x) => x.username !== username);
+      // A later user of the same name must not inherit these credentials.
+      forgetSecrets(s, `user:${username}`);
+      for (const k of s.apiKeys ?? []) if (k.owner === username) forgetSecrets(s, `key:${k.id}`);
     });
   }
 

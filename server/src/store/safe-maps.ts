@@ -23,6 +23,8 @@ export function withSafeMaps<T extends SettingsFile>(s: T): T {
   }
   for (const hook of s.systemConfig.monitoring?.webhooks ?? []) bare(hook.headers);
   bare(s.toolPins);
+  bare(s.userSecrets);
+  for (const owner of Object.keys(s.userSecrets ?? {})) bare(s.userSecrets![owner]);
   for (const server of Object.keys(s.toolPins ?? {})) bare(s.toolPins![server]);
   return s;
 }

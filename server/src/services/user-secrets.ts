@@ -1,0 +1,65 @@
+import { userSecretNames, type SettingsFile, type UserSecretView } from '@hub/contract';
+import type { Store } from '../store/store';
+import type { Principal } from '../auth/principal';
+import { visibleServers } from '../auth/access';
+import { secretOwners } from '../servers/personal';
+
+const bare = <T>() => Object.create(null) as Record<string, T>;
+function put<T>(map: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Each caller's own upstream credentials (`${user.secret.NAME}` in a server's
+ * headers or env): write-only, kept per user or per API key, never returned.
+ */
+export class UserSecretsService {
+  constructor(private readonly store: Store) {}
+
+  /** The caller's own secrets, with the servers that need each; values never leave. */
+  list(principal: Principal): UserSecretView[] {
+    const s = this.store.get();
+    const owner = secretOwners(principal)[0]!;
+    const mine = s.userSecrets && Object.hasOwn(s.userSecrets, owner) ? s.userSecrets[owner]! : bare<{ updatedAt: string }>();
+    const visible = visibleServers(principal, s);
+    const views = new Map<string, UserSecretView>();
+    const view = (name: string) => {
+      let v = views.get(name);
+      if (!v) views.set(name, (v = { name, set: Object.hasOwn(mine, name), servers: [], ...(Object.hasOwn(mine, name) ? { updatedAt: mine[name]!.updatedAt } : {}) }));
+      return v;
+    };
+    for (const [server, cfg] of Object.entries(s.mcpServers)) {
+      if (visible && !visible.has(server)) continue;
+      for (const name of userSecretNames(cfg)) view(name).servers.push(server);
+    }
+    for (const name of Object.keys(mine)) view(name);
+    return [...views.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  async set(principal: Principal, name: string, value: string): Promise<UserSecretView> {
+    const owner = secretOwners(principal)[0]!;
+    await this.store.update((d) => {
+      d.userSecrets ??= bare();
+      if (!Object.hasOwn(d.userSecrets, owner)) put(d.userSecrets, owner, bare());
+      put(d.userSecrets[owner]!, name, { value, updatedAt: new Date().toISOString() });
+    });
+    return this.list(principal).find((v) => v.name === name)!;
+  }
+
+  /** Removing a secret that is not set is not an error: the end state is the same. */
+  async remove(principal: Principal, name: string): Promise<{ name: string; set: false }> {
+    const owner = secretOwners(principal)[0]!;
+    const s = this.store.get();
+    if (s.userSecrets && Object.hasOwn(s.userSecrets, owner) && Object.hasOwn(s.userSecrets[owner]!, name)) {
+      await this.store.update((d) => {
+        if (d.userSecrets && Object.hasOwn(d.userSecrets, owner)) delete d.userSecrets[owner]![name];
+      });
+    }
+    return { name, set: false };
+  }
+}
+
+/** Drops what an owner stored (a deleted user or revoked key), in a change of the settings. */
+export function forgetSecrets(d: SettingsFile, owner: string): void {
+  if (d.userSecrets && Object.hasOwn(d.userSecrets, owner)) delete d.userSecrets[owner];
+}
