@@ -2,10 +2,11 @@ import { createResource, createSignal, For, Show } from 'solid-js';
 import { apiKeyCreate, passwordChange, type Permission } from '@hub/contract';
 import { api, epoch, setToken } from '../api';
 import { inWords, Notice, useAction } from '../ui';
+import { SecretsPanel } from './Secrets';
 
 type Key = { id: string; name: string; owner?: string; permissions: string[]; expiresAt?: string; createdAt?: string; lastUsedAt?: string };
 
-/** What a signed-in user manages for themselves: password, MFA, API keys, sessions. */
+/** What a signed-in user manages for themselves: password, MFA, API keys, secrets for servers, sessions. */
 export function Account() {
   return (
     <section>
@@ -13,6 +14,7 @@ export function Account() {
       <PasswordForm />
       <MfaPanel />
       <KeysPanel />
+      <SecretsPanel />
       <SignOutEverywhere />
     </section>
   );
