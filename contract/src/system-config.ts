@@ -85,10 +85,35 @@ export const forwardAuthConfig = z.strictObject({
   defaultRole: z.enum(['manager', 'user', 'viewer', 'consumer']),
 });
 
+const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+/**
+ * OpenID Connect sign-in for the console (authorization code with PKCE).
+ * Users are created on first sign-in with `defaultRole`, linked by issuer and
+ * subject; with `roleClaim`, each sign-in sets the role `roleMap` gives the
+ * claim's value (or values), else `defaultRole`.
+ */
+export const oidcConfig = z.strictObject({
+  enabled: z.boolean(),
+  issuer: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .refine((u) => u.startsWith('https:') || loopback.test(new URL(u).hostname), 'must be https (http only on loopback)'),
+  clientId: z.string().min(1, 'is required').max(500),
+  clientSecret: z.string().max(2000),
+  scopes: z.array(z.string().regex(/^[\x21-\x7e]+$/, 'must be a scope name')).max(20),
+  usernameClaim: z.string().min(1).max(100),
+  defaultRole: z.enum(['manager', 'user', 'viewer', 'consumer']),
+  roleClaim: z.string().min(1).max(100),
+  roleMap: z.record(z.string().min(1).max(200), z.enum(['admin', 'manager', 'user', 'viewer', 'consumer'])),
+  /** The console's sign-in button: "Sign in with <buttonLabel>". */
+  buttonLabel: z.string().min(1).max(60),
+});
+
 export const authConfig = z.strictObject({
   provider: z.enum(['local', 'database']),
   database: z.strictObject({ url: z.string().min(1), userTable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*$/, 'must be a table name') }).partial(),
   forwardAuth: forwardAuthConfig.partial(),
+  oidc: oidcConfig.partial(),
 });
 
 export const auditConfig = z.strictObject({

@@ -60,6 +60,8 @@ test('disabling a tool in the console removes it from an MCP client tools/list',
   await page.uncheck('[aria-label="Enable tool echo"]');
   await waitFor(async () => !(await c.listTools()).tools.some((t) => t.name === 'crashy-echo'), 5000, 'tool gone for the agent');
   await page.check('[aria-label="Enable tool echo"]');
+  // The next test calls it: wait until it is back.
+  await waitFor(async () => (await c.listTools()).tools.some((t) => t.name === 'crashy-echo'), 5000, 'tool back for the agent');
   await c.close();
 });
 

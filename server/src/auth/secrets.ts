@@ -27,6 +27,7 @@ export const systemSecretPaths: Paths = [
   'smartRouting.dbUrl',
   'session.secret',
   'auth.database.url',
+  'auth.oidc.clientSecret',
   'mcpRouter.apiKey',
   'routing.bearerAuthKey',
   'monitoring.webhooks.[].headers.*',
