@@ -1,4 +1,4 @@
-import { createSignal, Show } from 'solid-js';
+import { createResource, createSignal, onMount, Show } from 'solid-js';
 import { loginInput } from '@hub/contract';
 import { api, errorMessage, setToken } from '../api';
 
@@ -9,6 +9,24 @@ export function Login() {
   const [busy, setBusy] = createSignal(false);
   const [mfaCode, setMfaCode] = createSignal('');
   const [needsMfa, setNeedsMfa] = createSignal(false);
+  const [oidc] = createResource(() => api().system.publicConfig.query().then((c) => c.oidc).catch(() => undefined));
+
+  // Back from the identity provider: a one-time ticket to trade for a session, or why it failed.
+  onMount(() => {
+    const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
+    const ticket = params.get('oidc');
+    const failed = params.get('oidc_error');
+    if (!ticket && !failed) return;
+    // The ticket leaves the address bar (and history) at once.
+    history.replaceState(null, '', `${location.pathname}#/`);
+    if (failed) return void setError(failed);
+    setBusy(true);
+    api()
+      .oidc.exchange.mutate({ ticket: ticket! })
+      .then((r) => setToken(r.token))
+      .catch((err) => setError(errorMessage(err)))
+      .finally(() => setBusy(false));
+  });
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -57,6 +75,9 @@ export function Login() {
           <p class="error" role="alert">{error()}</p>
         </Show>
         <button type="submit" disabled={busy()}>{busy() ? 'Signing in…' : 'Sign in'}</button>
+        <Show when={oidc()?.enabled}>
+          <a class="button secondary" href="/auth/oidc/login">Sign in with {oidc()!.buttonLabel}</a>
+        </Show>
       </form>
     </main>
   );

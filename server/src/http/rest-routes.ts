@@ -1,3 +1,4 @@
+import { oidcStateFromCookie } from './session-cookie';
 import type { Caller } from './caller';
 export type RequestParts = {
   body: Record<string, unknown> | undefined;
@@ -11,7 +12,8 @@ export type RequestParts = {
 const b = (r: RequestParts) => r.body ?? {};
 
 /** How a procedure's result becomes a response body. */
-export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download' | 'html' | 'text';
+/** `redirect`: `{location, state?}`; a `state` key sets (or, undefined, clears) the sign-in flow's cookie. */
+export type ReplyShape = 'envelope' | 'raw' | 'message' | 'login' | 'download' | 'html' | 'text' | 'redirect';
 
 export type RestRoute = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -38,6 +40,9 @@ export const restRoutes: RestRoute[] = [
 
   { method: 'GET', url: '/oauth/client-metadata.json', call: (c) => c.servers.oauthClientMetadata(), reply: 'raw' },
   { method: 'GET', url: '/oauth/callback', call: (c, r) => c.servers.oauthCallback(r.query as never), reply: 'html' },
+  { method: 'GET', url: '/auth/oidc/login', call: (c) => c.oidc.start(), reply: 'redirect' },
+  { method: 'GET', url: '/auth/oidc/callback', call: (c, r) => c.oidc.callback({ query: r.query as never, state: oidcStateFromCookie(r.headers.cookie) }), reply: 'redirect' },
+  { method: 'POST', url: '/api/auth/oidc/exchange', call: (c, r) => c.oidc.exchange(b(r) as never), reply: 'login', session: 'start' },
   { method: 'POST', url: '/api/auth/login', call: (c, r) => c.auth.login(r.body as never), reply: 'login', session: 'start' },
   { method: 'POST', url: '/api/auth/logout', call: (c) => c.auth.logout(), reply: 'message', session: 'end' },
   { method: 'POST', url: '/api/auth/logout-all', call: (c) => c.auth.logoutAll(), reply: 'message', session: 'end' },

@@ -10,7 +10,7 @@ import { restRoutes, type RestRoute } from './rest-routes';
 import { acceptMultipart, readUpload } from './upload';
 import { BUNDLE_LIMITS } from '../servers/bundle';
 import { registerRateLimit } from './rate-limit';
-import { clearSessionCookie, setSessionCookie, tokenFromCookie } from './session-cookie';
+import { clearSessionCookie, oidcStateCookie, setSessionCookie, tokenFromCookie } from './session-cookie';
 
 export function errorBody(message: string, code: string, field?: string): ErrorEnvelope {
   return { success: false, error: message, message, code, ...(field ? { field } : {}) };
@@ -36,7 +36,7 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(500).send(errorBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
 }
 
-function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
+function shape(route: RestRoute, reply: FastifyReply, data: unknown, secure = false) {
   switch (route.reply ?? 'envelope') {
     case 'raw':
       return data;
@@ -55,6 +55,12 @@ function shape(route: RestRoute, reply: FastifyReply, data: unknown) {
       const { text, contentType } = data as { text: string; contentType: string };
       reply.type(contentType);
       return text;
+    }
+    case 'redirect': {
+      const d = data as { location: string; state?: string };
+      if ('state' in d) reply.header('set-cookie', oidcStateCookie(d.state, secure));
+      reply.code(302).header('location', d.location);
+      return '';
     }
     case 'download':
       reply.header('content-disposition', `attachment; filename="${route.filename}"`);
@@ -116,7 +122,7 @@ export async function restPlugin(app: FastifyInstance, opts: { services: Service
           if (typeof sessionId === 'string') reply.header('x-session-id', sessionId);
           if (route.session === 'start') setSessionCookie(services, reply, (data as { token: string }).token);
           if (route.session === 'end') clearSessionCookie(reply);
-          return shape(route, reply, data);
+          return shape(route, reply, data, services.publicUrl().startsWith('https:'));
         } catch (err) {
           return sendError(reply, err);
         }

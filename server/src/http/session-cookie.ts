@@ -41,3 +41,15 @@ export function tokenFromCookie(services: Services, header: string | undefined):
   const result = fastifyCookie.unsign(raw, s.secret!);
   return result.valid && result.value ? result.value : undefined;
 }
+
+/** The sign-in flow's state (OpenID Connect): only for the callback path, gone after 10 minutes. */
+export const OIDC_COOKIE = 'hub_oidc';
+
+export function oidcStateFromCookie(header: string | undefined): string | undefined {
+  return header ? parse(header)[OIDC_COOKIE] : undefined;
+}
+
+export function oidcStateCookie(state: string | undefined, secure: boolean): string {
+  const attrs = `Path=/auth/oidc; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return state ? `${OIDC_COOKIE}=${state}; Max-Age=600; ${attrs}` : `${OIDC_COOKIE}=; Max-Age=0; ${attrs}`;
+}

@@ -12,6 +12,7 @@ import { monitoringRouter } from './monitoring';
 import { smartRouter } from './smart';
 import { pinsRouter } from './pins';
 import { secretsRouter } from './secrets';
+import { oidcRouter } from './oidc';
 
 export const appRouter = router({
   system: systemRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   smart: smartRouter,
   pins: pinsRouter,
   secrets: secretsRouter,
+  oidc: oidcRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,6 +26,7 @@ export const systemRouter = router({
 
   publicConfig: publicProcedure.query(({ ctx }) => ({
     skipAuth: ctx.services.settings.routing().skipAuth,
+    oidc: ctx.services.oidc.publicView(),
     permissions: byResource(ctx.principal?.permissions ?? []),
   })),
 

@@ -17,6 +17,7 @@ import { UsersService } from './users';
 import { AuditService } from './audit';
 import { PinService } from './pins';
 import { UserSecretsService } from './user-secrets';
+import { OidcLogin } from '../auth/oidc';
 import { OAuthRefresher } from '../servers/oauth-refresh';
 import { AgentDirectory } from '../mcp/agent-directory';
 import { TaskRouter } from '../mcp/tasks';
@@ -58,6 +59,8 @@ export type Services = {
   pins: PinService;
   /** Each caller's own upstream credentials. */
   secrets: UserSecretsService;
+  /** Console sign-in with OpenID Connect. */
+  oidc: OidcLogin;
   sessions: SessionTable;
   agentDeps: AgentServerDeps;
   logs: LogService;
@@ -186,6 +189,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
     audit,
     pins,
     secrets: new UserSecretsService(store),
+    oidc: new OidcLogin(store, tokens.secret, () => `${publicUrl()}/auth/oidc/callback`),
     sessions,
     agentDeps: { catalog, registry, bus, activity, redactor, version: config.version, agents, pageSize: config.mcpPageSize, tasks: new TaskRouter() },
     logs,
