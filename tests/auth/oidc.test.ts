@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { startHub, type TestHub } from '../helpers/hub';
 import { launchBrowser } from '../helpers/browser';
-import { fixture } from '../helpers/mcp';
+import { agent, fixture } from '../helpers/mcp';
 import { kill, startProcess } from '../helpers/spawn';
 import { wsClient } from '../helpers/trpc';
 
@@ -38,6 +38,8 @@ async function signIn(who: string) {
   return result;
 }
 
+const consoleToken = async (page: import('playwright-core').Page) => (await page.evaluate(() => localStorage.getItem('hub.token')))!;
+
 test.before(async () => {
   const p = await startProcess(process.execPath, [fixture('oidc-provider.mjs')], { OIDC_USERS: JSON.stringify(users) }, /PORT=\d+/);
   idp = p.child;
@@ -62,6 +64,7 @@ test('a first sign-in through the provider creates the user with the default rol
   assert.is(error, null);
   assert.not.ok(page.url().includes('oidc='), 'the ticket left the address bar');
   assert.match((await page.textContent('body')) ?? '', /olga/);
+  assert.is((await hub.request('GET', '/api/auth/me', { token: await consoleToken(page) })).body.data.user.username, 'olga');
   await ctx.close();
   const olga = (await hub.request('GET', '/api/users/olga', { token: admin })).body.data;
   assert.is(olga.role, 'viewer');
@@ -73,6 +76,10 @@ test('a first sign-in through the provider creates the user with the default rol
 test('a role comes from the mapped claim, and a local account of the same name is never taken over', async () => {
   const pete = await signIn('pete');
   assert.is(pete.error, null);
+  // The session works on the other doors too: an MCP session as the mapped admin.
+  const c = await agent(`${hub.url}/mcp`, { token: await consoleToken(pete.page) });
+  assert.ok(Array.isArray((await c.listTools()).tools));
+  await c.close();
   await pete.ctx.close();
   assert.is((await hub.request('GET', '/api/users/pete', { token: admin })).body.data.role, 'admin');
   const intruder = await signIn('admin');

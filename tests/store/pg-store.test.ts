@@ -96,16 +96,18 @@ test('secrets are kept out of the readable document column and come back whole',
   await a.store.update((s) => {
     s.mcpServers.api = { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer upstream-secret' }, env: { TOKEN: 'env-secret' } } as never;
     s.users.push({ username: 'ann', password: '$argon2id$hash-secret', role: 'user', mfa: { enabled: true, secret: 'TOTPSECRET' } } as never);
+    s.userSecrets = { 'user:ann': { GITHUB_TOKEN: { value: 'ann-own-secret', updatedAt: '2026-11-24T00:00:00Z' } } };
   });
   const row = (await sql<{ doc: unknown; secrets: unknown }>(`SELECT doc, secrets FROM "${schema}".settings`))[0]!;
   const open = JSON.stringify(row.doc);
-  for (const secret of ['upstream-secret', 'env-secret', 'hash-secret', 'TOTPSECRET']) {
+  for (const secret of ['upstream-secret', 'env-secret', 'hash-secret', 'TOTPSECRET', 'ann-own-secret']) {
     assert.not.ok(open.includes(secret), `${secret} in the document column`);
     assert.ok(JSON.stringify(row.secrets).includes(secret), `${secret} missing from the secrets column`);
   }
   const b = await replica(schema, 'b');
   assert.is((b.store.get().mcpServers.api as { headers: Record<string, string> }).headers.Authorization, 'Bearer upstream-secret');
   assert.is(b.store.get().users.find((u) => u.username === 'ann')!.mfa!.secret, 'TOTPSECRET');
+  assert.is(b.store.get().userSecrets!['user:ann']!.GITHUB_TOKEN!.value, 'ann-own-secret');
   await a.close();
   await b.close();
   await dropSchema(schema);

@@ -41,7 +41,9 @@ export class PinService {
 
   /** Pins new tools and records changed ones of a server's live list. */
   async reconcile(server: string): Promise<void> {
-    const tools = this.registry.upstream(server)?.state.tools;
+    // The live lists (of a caller's connection, when the server's own one cannot list without secrets).
+    const state = this.registry.state(server);
+    const tools = state && !state.cached ? state.tools : undefined;
     if (!tools?.length || !pinning(this.store.get()).enabled) return;
     if (!tools.some((t) => this.needsWrite(this.store.get(), server, t))) return;
     // Decided again on the state the write applies to: another replica may have recorded it first.
