@@ -118,4 +118,16 @@ test('pinning settings are checked and a decision on an unknown tool names the f
   }
 });
 
+test('tools named like prototype keys cannot be pinned, so they are not served, and the pins stay sound', async () => {
+  await hub.request('PUT', '/api/system-config', { token: admin, body: { toolPinning: { onChange: 'hold' } } });
+  await addConnectedServer(hub, admin, 'reserved', { command: process.execPath, args: [fixture('reserved-names.mjs')] });
+  await waitFor(async () => (await hub.request('GET', '/api/settings', { token: admin })).body.data.toolPins?.reserved?.plain, 5000, 'the plain tool pinned');
+  const c = await agent(`${hub.url}/mcp/reserved`, { token: admin });
+  assert.equal((await c.listTools()).tools.map((t) => t.name), ['reserved-plain']);
+  await c.close();
+  const pins = (await hub.request('GET', '/api/settings', { token: admin })).body.data.toolPins.reserved;
+  assert.equal(Object.keys(pins), ['plain']);
+  assert.is(({} as Record<string, unknown>).hash, undefined, 'nothing reached Object.prototype');
+});
+
 test.run();

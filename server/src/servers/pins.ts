@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PinChangeMode, PinFieldChange, PinnedDefinition, SettingsFile, ToolPin } from '@hub/contract';
+import { isReservedName, type PinChangeMode, type PinFieldChange, type PinnedDefinition, type SettingsFile, type ToolPin } from '@hub/contract';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 const pinnedFields = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -57,7 +57,10 @@ export function pinOf(s: Readonly<SettingsFile>, server: string, tool: string): 
  */
 export function agreedTool(s: Readonly<SettingsFile>, server: string, tool: Tool): Tool | null {
   const mode = pinning(s);
-  if (!mode.enabled || mode.onChange === 'accept') return tool;
+  if (!mode.enabled) return tool;
+  // A name that cannot be a key of the stored pins (__proto__ and the like) cannot be pinned: not served.
+  if (isReservedName(tool.name)) return null;
+  if (mode.onChange === 'accept') return tool;
   const pin = pinOf(s, server, tool.name);
   if (!pin || pin.hash === toolHash(tool)) return tool;
   if (mode.onChange === 'hide') return null;

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import type { SettingsFile, ToolChange, ToolPin } from '@hub/contract';
+import { isReservedName, type SettingsFile, type ToolChange, type ToolPin } from '@hub/contract';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../store/store';
 import type { ServerRegistry } from '../servers/registry';
@@ -45,7 +45,7 @@ export class PinService {
     const state = this.registry.state(server);
     const tools = state && !state.cached ? state.tools : undefined;
     if (!tools?.length || !pinning(this.store.get()).enabled) return;
-    if (!tools.some((t) => this.needsWrite(this.store.get(), server, t))) return;
+    if (!tools.some((t) => !isReservedName(t.name) && this.needsWrite(this.store.get(), server, t))) return;
     // Decided again on the state the write applies to: another replica may have recorded it first.
     const announced = await this.store.update((draft) => {
       const out: Array<{ tool: string; pin: ToolPin; changes: ReturnType<typeof diffDefinitions> }> = [];
@@ -56,7 +56,7 @@ export class PinService {
       const pins = draft.toolPins[server]!;
       const now = new Date().toISOString();
       for (const tool of tools) {
-        if (!this.needsWrite(draft, server, tool)) continue;
+        if (isReservedName(tool.name) || !this.needsWrite(draft, server, tool)) continue;
         const pin = pinOf(draft, server, tool.name);
         const hash = toolHash(tool);
         const definition = pinnedPart(tool);
