@@ -2,17 +2,13 @@ import { TRPCError } from '@trpc/server';
 import { isReservedName, type SettingsFile, type ToolChange, type ToolPin } from '@hub/contract';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../store/store';
+import { bareMap, putKey } from '../store/safe-maps';
 import type { ServerRegistry } from '../servers/registry';
 import type { LogService } from '../monitoring/logs';
 import type { Principal } from '../auth/principal';
 import { visibleServers } from '../auth/access';
 import { diffDefinitions, pinnedPart, pinning, pinOf, toolHash } from '../servers/pins';
 
-/** Sets a key of a name-keyed map; upstream tool names are untrusted, so never through `obj[name] =`. */
-function put<T>(map: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-}
-const bareMap = <T>() => Object.create(null) as Record<string, T>;
 
 type Announce = (event: string, data: Record<string, unknown>) => void;
 
@@ -52,7 +48,7 @@ export class PinService {
       if (!draft.mcpServers[server]) return out;
       const mode = pinning(draft).onChange;
       draft.toolPins ??= bareMap();
-      if (!Object.hasOwn(draft.toolPins, server)) put(draft.toolPins, server, bareMap<ToolPin>());
+      if (!Object.hasOwn(draft.toolPins, server)) putKey(draft.toolPins, server, bareMap<ToolPin>());
       const pins = draft.toolPins[server]!;
       const now = new Date().toISOString();
       for (const tool of tools) {
@@ -60,12 +56,12 @@ export class PinService {
         const pin = pinOf(draft, server, tool.name);
         const hash = toolHash(tool);
         const definition = pinnedPart(tool);
-        if (!pin) put(pins, tool.name, { hash, definition, pinnedAt: now });
-        else if (pin.hash === hash) put(pins, tool.name, { hash, definition: pin.definition, pinnedAt: pin.pinnedAt });
+        if (!pin) putKey(pins, tool.name, { hash, definition, pinnedAt: now });
+        else if (pin.hash === hash) putKey(pins, tool.name, { hash, definition: pin.definition, pinnedAt: pin.pinnedAt });
         else {
           const changes = diffDefinitions(pin.definition, definition);
           const next: ToolPin = mode === 'accept' ? { hash, definition, pinnedAt: now } : { ...pin, pending: { hash, definition, seenAt: now } };
-          put(pins, tool.name, next);
+          putKey(pins, tool.name, next);
           out.push({ tool: tool.name, pin: next, changes });
         }
       }
@@ -111,12 +107,12 @@ export class PinService {
       if (!d.mcpServers[server]) throw new TRPCError({ code: 'NOT_FOUND', message: `Server ${server} not found` });
       if (!pin?.pending) throw new TRPCError({ code: 'NOT_FOUND', message: `tool: no change of ${tool} on ${server} waits for a decision` });
       const pins = d.toolPins![server]!;
-      if (approve) put(pins, tool, { hash: pin.pending.hash, definition: pin.pending.definition, pinnedAt: new Date().toISOString() });
+      if (approve) putKey(pins, tool, { hash: pin.pending.hash, definition: pin.pending.definition, pinnedAt: new Date().toISOString() });
       else {
-        put(pins, tool, { hash: pin.hash, definition: pin.definition, pinnedAt: pin.pinnedAt, rejected: pin.pending.hash });
+        putKey(pins, tool, { hash: pin.hash, definition: pin.definition, pinnedAt: pin.pinnedAt, rejected: pin.pending.hash });
         const cfg = d.mcpServers[server]!;
         cfg.tools ??= bareMap();
-        put(cfg.tools, tool, { ...(Object.hasOwn(cfg.tools, tool) ? cfg.tools[tool] : {}), enabled: false });
+        putKey(cfg.tools, tool, { ...(Object.hasOwn(cfg.tools, tool) ? cfg.tools[tool] : {}), enabled: false });
       }
     });
     this.logs.add({ type: 'hub', level: 'info', server, message: `Change of tool ${tool} of ${server} was ${approve ? 'approved' : 'rejected; the tool is switched off'}` });

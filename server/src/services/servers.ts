@@ -11,6 +11,7 @@ import {
   type ToolView,
 } from '@hub/contract';
 import type { Store } from '../store/store';
+import { putKey } from '../store/safe-maps';
 import type { ServerRegistry } from '../servers/registry';
 import type { Catalog } from '../mcp/catalog';
 import type { Principal } from '../auth/principal';
@@ -201,7 +202,7 @@ export class ServersService {
         for (const u of s.users) if (u.servers) u.servers = u.servers.map((n) => (n === name ? target : n));
         // Pinned tools go with the server: a rename must not reset what was approved.
         if (s.toolPins && Object.hasOwn(s.toolPins, name)) {
-          Object.defineProperty(s.toolPins, target, { value: s.toolPins[name], enumerable: true, writable: true, configurable: true });
+          putKey(s.toolPins, target, s.toolPins[name]!);
           delete s.toolPins[name];
         }
       }

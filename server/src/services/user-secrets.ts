@@ -1,13 +1,10 @@
 import { userSecretNames, type SettingsFile, type UserSecretView } from '@hub/contract';
 import type { Store } from '../store/store';
+import { bareMap, putKey } from '../store/safe-maps';
 import type { Principal } from '../auth/principal';
 import { visibleServers } from '../auth/access';
 import { secretOwners } from '../servers/personal';
 
-const bare = <T>() => Object.create(null) as Record<string, T>;
-function put<T>(map: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * Each caller's own upstream credentials (`${user.secret.NAME}` in a server's
@@ -20,7 +17,7 @@ export class UserSecretsService {
   list(principal: Principal): UserSecretView[] {
     const s = this.store.get();
     const owner = secretOwners(principal)[0]!;
-    const mine = s.userSecrets && Object.hasOwn(s.userSecrets, owner) ? s.userSecrets[owner]! : bare<{ updatedAt: string }>();
+    const mine = s.userSecrets && Object.hasOwn(s.userSecrets, owner) ? s.userSecrets[owner]! : bareMap<{ updatedAt: string }>();
     const visible = visibleServers(principal, s);
     const views = new Map<string, UserSecretView>();
     const view = (name: string) => {
@@ -39,9 +36,9 @@ export class UserSecretsService {
   async set(principal: Principal, name: string, value: string): Promise<UserSecretView> {
     const owner = secretOwners(principal)[0]!;
     await this.store.update((d) => {
-      d.userSecrets ??= bare();
-      if (!Object.hasOwn(d.userSecrets, owner)) put(d.userSecrets, owner, bare());
-      put(d.userSecrets[owner]!, name, { value, updatedAt: new Date().toISOString() });
+      d.userSecrets ??= bareMap();
+      if (!Object.hasOwn(d.userSecrets, owner)) putKey(d.userSecrets, owner, bareMap());
+      putKey(d.userSecrets[owner]!, name, { value, updatedAt: new Date().toISOString() });
     });
     return this.list(principal).find((v) => v.name === name)!;
   }

@@ -28,3 +28,11 @@ export function withSafeMaps<T extends SettingsFile>(s: T): T {
   for (const server of Object.keys(s.toolPins ?? {})) bare(s.toolPins![server]);
   return s;
 }
+
+/** A map for names from outside (upstream tool names, owners): no prototype to reach. */
+export const bareMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
+/** Sets a key of a name-keyed map without `map[name] =`, which `__proto__` would turn into a prototype change. */
+export function putKey<T>(map: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
