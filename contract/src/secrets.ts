@@ -19,6 +19,8 @@ export type UserSecretView = {
   name: string;
   set: boolean;
   updatedAt?: string;
+  /** For an API key without its own value: its user's value is used. */
+  inherited?: boolean;
   /** Servers the caller may use whose headers or env need it. */
   servers: string[];
 };

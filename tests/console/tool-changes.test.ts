@@ -37,6 +37,7 @@ test('a tool changed upstream shows its old and new description live, and approv
   const review = await page.waitForSelector('[aria-label="Change of tool lookup"]', { timeout: 5000 });
   assert.is(await review.$eval('[aria-label="description before"]', (e) => e.textContent), 'Looks up a word in the dictionary');
   assert.is(await review.$eval('[aria-label="description after"]', (e) => e.textContent), poisoned);
+  assert.match((await page.textContent('tr[data-server="shifty"]')) ?? '', /1 changed/, 'the servers table flags it');
   await page.screenshot({ path: 'test-artifacts/tool-change.png' });
   await page.click('button:has-text("Approve change")');
   await page.waitForSelector('[aria-label="Change of tool lookup"]', { state: 'detached', timeout: 5000 });

@@ -95,6 +95,8 @@ test("an API key may hold its own value, used before its user's", async () => {
   const created = await hub.request('POST', '/api/auth/api-keys', { token: tokens.alice, body: { name: 'robot', permissions: ['tools:execute', 'servers:execute'] } });
   const key = created.body.data.key as string;
   assert.is((await whoamiRest(key)).key, 'alice-key', "without its own, the user's");
+  const listed = (await hub.request('GET', '/api/auth/secrets', { token: key })).body.data;
+  assert.equal(listed.map((s: any) => [s.name, s.set, s.inherited]), [['ECHO_KEY', true, true]]);
   await hub.request('PUT', '/api/auth/secrets/ECHO_KEY', { token: key, body: { value: 'robot-key' } });
   assert.is((await whoamiRest(key)).key, 'robot-key');
   assert.is((await whoamiRest(tokens.alice)).key, 'alice-key');

@@ -151,7 +151,12 @@ export function Servers() {
                     <a href={s.authorizationUrl} target="_blank" rel="noreferrer">Authorize</a>
                   </Show>
                 </td>
-                <td data-label="Tools">{s.tools.length}</td>
+                <td data-label="Tools">
+                  {s.tools.length}
+                  <Show when={s.tools.filter((t) => t.change).length}>
+                    {(n) => <> <span class="badge badge-error" title="Tools changed upstream since they were pinned">{n()} changed</span></>}
+                  </Show>
+                </td>
                 <td data-label="Enabled">
                   <Show when={can('servers:write')} fallback={s.enabled ? 'yes' : 'no'}>
                     <input type="checkbox" aria-label={`Enable ${s.name}`} checked={s.enabled} onChange={(e) => void action.run(`Server ${s.name} ${e.currentTarget.checked ? 'enabled' : 'disabled'}`, () => api().servers.toggle.mutate({ name: s.name, enabled: e.currentTarget.checked }))} />

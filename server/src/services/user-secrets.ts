@@ -16,20 +16,23 @@ export class UserSecretsService {
   /** The caller's own secrets, with the servers that need each; values never leave. */
   list(principal: Principal): UserSecretView[] {
     const s = this.store.get();
-    const owner = secretOwners(principal)[0]!;
-    const mine = s.userSecrets && Object.hasOwn(s.userSecrets, owner) ? s.userSecrets[owner]! : bareMap<{ updatedAt: string }>();
+    const [mine, fallback] = secretOwners(principal).map((o) => (s.userSecrets && Object.hasOwn(s.userSecrets, o) ? s.userSecrets[o]! : bareMap<{ updatedAt: string }>()));
     const visible = visibleServers(principal, s);
     const views = new Map<string, UserSecretView>();
     const view = (name: string) => {
       let v = views.get(name);
-      if (!v) views.set(name, (v = { name, set: Object.hasOwn(mine, name), servers: [], ...(Object.hasOwn(mine, name) ? { updatedAt: mine[name]!.updatedAt } : {}) }));
+      if (!v) {
+        const own = Object.hasOwn(mine!, name);
+        const inherited = !own && fallback !== undefined && Object.hasOwn(fallback, name);
+        views.set(name, (v = { name, set: own || inherited, servers: [], ...(own ? { updatedAt: mine![name]!.updatedAt } : {}), ...(inherited ? { inherited } : {}) }));
+      }
       return v;
     };
     for (const [server, cfg] of Object.entries(s.mcpServers)) {
       if (visible && !visible.has(server)) continue;
       for (const name of userSecretNames(cfg)) view(name).servers.push(server);
     }
-    for (const name of Object.keys(mine)) view(name);
+    for (const name of Object.keys(mine!)) view(name);
     return [...views.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
