@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHub, type TestHub } from '../helpers/hub';
 import { agent, fixture, waitFor } from '../helpers/mcp';
+import { wsClient } from '../helpers/trpc';
 
 let hub: TestHub;
 let token: string;
@@ -44,6 +45,19 @@ test('a group offers a renamed tool with a fixed argument and another with a def
   const all = await agent(`${hub.url}/mcp`, { token });
   assert.match(text(await all.callTool({ name: 'crashy-echo', arguments: { message: 'plain' } })), /plain/);
   await all.close();
+});
+
+test('a shaping made over tRPC reaches the group route at once', async () => {
+  const { client, close } = wsClient(hub.url, token);
+  try {
+    await client.groups.create.mutate({ name: 'ops', servers: [{ name: 'crashy', tools: ['echo'], toolsOverride: { echo: { name: 'page_oncall', arguments: { fixed: { message: 'wake up' } } } } }] });
+  } finally {
+    close();
+  }
+  const c = await agent(`${hub.url}/mcp/ops`, { token });
+  assert.equal((await c.listTools()).tools.map((t) => t.name), ['page_oncall']);
+  assert.match(text(await c.callTool({ name: 'page_oncall', arguments: {} })), /wake up/);
+  await c.close();
 });
 
 test('a bad shaping is refused with the field named', async () => {

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startHub, type TestHub } from '../helpers/hub';
 import { agent, fixture, waitFor } from '../helpers/mcp';
+import { isTRPCError, wsClient } from '../helpers/trpc';
 
 let hub: TestHub;
 let token: string;
@@ -55,6 +56,20 @@ test('a server set to allow offers its tools under a Hub-wide deny', async () =>
   const c = await agent(`${hub.url}/mcp`, { token });
   assert.ok((await c.listTools()).tools.some((t) => t.name === 'open-echo'));
   await c.close();
+});
+
+test('over tRPC a held tool is refused, then callable once switched on there', async () => {
+  const { client, close } = wsClient(hub.url, token);
+  try {
+    await client.settings.updateSystemConfig.mutate({ defaultToolVisibility: 'deny' });
+    const call = () => client.tools.callTool.mutate({ server: 'dyn', toolName: 'log', arguments: { text: 'hi' } });
+    const refused = await call().catch((e: unknown) => e);
+    assert.ok(isTRPCError(refused) && refused.data?.code === 'NOT_FOUND', String(refused));
+    await client.servers.toggleItem.mutate({ kind: 'tools', server: 'dyn', item: 'log', enabled: true });
+    assert.match(JSON.stringify((await call()).content), /logged/);
+  } finally {
+    close();
+  }
 });
 
 test.run();
