@@ -9,7 +9,11 @@ export const secretName = z
   .max(100, 'must be at most 100 characters')
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or _ and hold only A-Z a-z 0-9 _');
 
-export const setSecretInput = z.object({ name: secretName, value: z.string().min(1, 'is required').max(10_000, 'must be at most 10000 characters') });
+export const setSecretInput = z.object({
+  name: secretName,
+  // It may go into an HTTP header: no line breaks or NUL, which would break (or split) the request.
+  value: z.string().min(1, 'is required').max(10_000, 'must be at most 10000 characters').regex(/^[^\r\n\0]*$/, 'must not contain line breaks or NUL'),
+});
 
 /** Stored per owner (`user:<name>` or `key:<id>`), by secret name. Never returned. */
 export const userSecretRecord = z.object({ value: z.string(), updatedAt: z.string() });

@@ -58,6 +58,9 @@ test('each user stores their own secret write-only, through REST and tRPC', asyn
   const bad = await hub.request('PUT', '/api/auth/secrets/not-a-name', { token: tokens.alice, body: { value: 'x' } });
   assert.is(bad.status, 400);
   assert.match(bad.body.message, /name/);
+  const split = await hub.request('PUT', '/api/auth/secrets/ECHO_KEY', { token: tokens.alice, body: { value: 'k\r\nx-admin: yes' } });
+  assert.is(split.status, 400, 'no header splitting through a secret');
+  assert.match(split.body.message, /value/);
 });
 
 test("each caller's calls carry their own value, over an upstream session of their own, on REST and MCP", async () => {
@@ -72,6 +75,9 @@ test("each caller's calls carry their own value, over an upstream session of the
 });
 
 test('a caller without the secret gets a clear error naming it on REST, MCP and tRPC', async () => {
+  const open = await hub.request('POST', '/api/tools/personal/whoami', {});
+  assert.ok(open.status === 401 || open.status === 400, `an open tool route has no caller to take a secret from: ${open.status}`);
+  assert.match(open.body.message, /own credentials|ECHO_KEY|token/);
   const rest = await hub.request('POST', '/api/tools/call/personal', { token: tokens.carol, body: { toolName: 'whoami' } });
   assert.is(rest.status, 400);
   assert.match(rest.body.message, /ECHO_KEY/);

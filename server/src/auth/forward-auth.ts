@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import type { UserRecord } from '@hub/contract';
+import { isReservedName, type UserRecord } from '@hub/contract';
 import type { Store } from '../store/store';
 import { linkedUser, type Identity } from './linked-users';
 
@@ -38,6 +38,7 @@ export class ForwardAuth {
     const username = payload[claim];
     const subject = payload.sub;
     if (typeof username !== 'string' || !username || typeof subject !== 'string') return { error: `Gateway token has no ${claim} or sub` };
+    if (username.length > 100 || isReservedName(username) || /[\p{Cc}/\\]/u.test(username)) return { error: `Gateway token's ${claim} is not a usable username` };
     // A sign-out revokes this token only: its id, or a digest of it.
     const jti = typeof payload.jti === 'string' ? `fwd:${payload.jti}` : `fwd:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`;
     const exp = typeof payload.exp === 'number' ? payload.exp : Math.floor(Date.now() / 1000) + 60;

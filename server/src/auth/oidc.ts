@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Role, SystemConfig } from '@hub/contract';
+import { isReservedName, type Role, type SystemConfig } from '@hub/contract';
 import type { Configuration } from 'openid-client';
 import type { Store } from '../store/store';
 import { linkedUser } from './linked-users';
@@ -112,8 +112,8 @@ export class OidcLogin {
     }
     const claim = o.usernameClaim ?? 'preferred_username';
     const username = claims[claim];
-    if (typeof username !== 'string' || !/^[A-Za-z0-9_.@-]{1,100}$/.test(username) || typeof claims.sub !== 'string') {
-      throw new OidcError(`The identity provider sent no usable ${claim} (A-Z a-z 0-9 _ . @ -, at most 100)`);
+    if (typeof username !== 'string' || !/^[A-Za-z0-9_.@+-]{1,100}$/.test(username) || isReservedName(username) || typeof claims.sub !== 'string') {
+      throw new OidcError(`The identity provider sent no usable ${claim} (A-Z a-z 0-9 _ . @ + -, at most 100)`);
     }
     const found = await linkedUser(this.store, { provider: 'oidc', issuer: String(claims.iss), subject: claims.sub }, username, this.roleOf(o, claims), Boolean(o.roleClaim));
     if ('error' in found) throw new OidcError(found.error);

@@ -48,7 +48,8 @@ export class Lanes {
   constructor(
     private readonly make: (values: Record<string, string>) => Upstream,
     private readonly idleMs = 10 * 60_000,
-    private readonly max = 200,
+    // Each lane may be a process: a caller minting keys with new values cannot start more than this.
+    private readonly max = 64,
   ) {
     this.reaper = setInterval(() => this.reap(Date.now() - this.idleMs), Math.min(idleMs, 60_000));
     this.reaper.unref();
