@@ -37,6 +37,8 @@ export type PublicUser = {
   generatedPassword: boolean;
   mfaEnabled: boolean;
   passwordExpired?: boolean;
+  /** Signs in through an identity provider or a gateway, not with a Hub password. */
+  signIn?: 'oidc' | 'forward';
 };
 
 export function roleOf(user: Pick<UserRecord, 'role' | 'isAdmin'>): Role {

@@ -65,6 +65,10 @@ test('a first sign-in through the provider creates the user with the default rol
   assert.not.ok(page.url().includes('oidc='), 'the ticket left the address bar');
   assert.match((await page.textContent('body')) ?? '', /olga/);
   assert.is((await hub.request('GET', '/api/auth/me', { token: await consoleToken(page) })).body.data.user.username, 'olga');
+  // No Hub password to change: the Account page says where it is managed.
+  await page.goto(hub.url + '/#/account');
+  await page.waitForSelector('text=You sign in through your identity provider');
+  assert.is(await page.$('form[aria-label="Change password"]'), null);
   await ctx.close();
   const olga = (await hub.request('GET', '/api/users/olga', { token: admin })).body.data;
   assert.is(olga.role, 'viewer');

@@ -8,11 +8,15 @@ type Key = { id: string; name: string; owner?: string; permissions: string[]; ex
 
 /** What a signed-in user manages for themselves: password, MFA, API keys, secrets for servers, sessions. */
 export function Account() {
+  // Someone who signs in through an identity provider has no Hub password or second factor to manage here.
+  const [me] = createResource(epoch, () => api().auth.verify.query().catch(() => null));
   return (
     <section>
       <h1>Account</h1>
-      <PasswordForm />
-      <MfaPanel />
+      <Show when={me() !== undefined && !me()?.user.signIn} fallback={<Show when={me()?.user.signIn}><p class="card muted">You sign in through your identity provider: your password and second factor are managed there.</p></Show>}>
+        <PasswordForm />
+        <MfaPanel />
+      </Show>
       <KeysPanel />
       <SecretsPanel />
       <SignOutEverywhere />

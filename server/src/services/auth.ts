@@ -25,8 +25,12 @@ export function toPublicUser(u: UserRecord): PublicUser {
     groups: u.groups ?? [],
     generatedPassword: u.generatedPassword ?? false,
     mfaEnabled: u.mfa?.enabled ?? false,
+    ...(linkedBy(u) ? { signIn: linkedBy(u) } : {}),
   };
 }
+
+/** How a user linked to an outside identity signs in (see auth/linked-users.ts). */
+const linkedBy = (u: UserRecord) => (u.identity as { provider?: 'oidc' | 'forward' } | undefined)?.provider;
 
 export function principalOf(u: UserRecord, session?: Principal['session']): Principal {
   const role = roleOf(u);
