@@ -27,7 +27,8 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
   const atStart = cfg();
   await app.register(rateLimit, {
     global: true,
-    allowList: () => !cfg().enabled,
+    // A load balancer's health checks must never be limited: a 429 there takes every replica out.
+    allowList: (req) => !cfg().enabled || req.url === '/health',
     max: () => cfg().max,
     timeWindow: () => cfg().windowMs,
     enableDraftSpec: atStart.standardHeaders,
