@@ -131,6 +131,8 @@ export type ServerView = {
   resources: Array<{ uri: string; name?: string; description?: string }>;
   config: Record<string, unknown>;
   reconnects: number;
+  /** `${user.secret.NAME}` names this server takes from each caller. */
+  callerSecrets?: string[];
 };
 
 /** `manifest.json` of an MCP bundle (.mcpb), the parts Hub uses. */

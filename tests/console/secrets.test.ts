@@ -45,4 +45,12 @@ test('a missing secret is set from the Account page, is never shown again, and r
   await waitFor(async () => /missing/.test((await page.textContent(`${row} .badge`)) ?? ''), 5000, 'shown as missing');
 });
 
+test("the server's detail names the secret each caller brings, and links to where to set it", async () => {
+  await page.goto(hub.url + '/#/servers');
+  await page.click('tr[data-server="tickets"] button.link');
+  const note = await page.waitForSelector('[data-testid=caller-secrets]');
+  assert.match((await note.textContent()) ?? '', /TICKETS_TOKEN/);
+  assert.is(await note.$eval('a', (a) => a.getAttribute('href')), '#/account');
+});
+
 test.run();

@@ -49,6 +49,7 @@ test('each user stores their own secret write-only, through REST and tRPC', asyn
   } finally {
     close();
   }
+  assert.equal((await hub.request('GET', '/api/servers/personal', { token: admin })).body.data.callerSecrets, ['ECHO_KEY'], 'the server view names what it takes from callers');
   const carol = (await hub.request('GET', '/api/auth/secrets', { token: tokens.carol })).body.data;
   assert.equal(carol.map((s: any) => [s.name, s.set]), [['ECHO_KEY', false]], 'what a server needs, not set yet');
   for (const url of ['/api/settings', '/api/mcp-settings/export?includeSecrets=true', '/api/logs']) {

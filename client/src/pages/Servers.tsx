@@ -254,6 +254,9 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
   return (
     <div class="card detail" aria-label={`Server ${props.server.name}`}>
       <h2>{props.server.name}</h2>
+      <Show when={props.server.callerSecrets?.length}>
+        <p class="muted" data-testid="caller-secrets">Each caller uses their own {props.server.callerSecrets!.join(', ')}: set yours on the <a href="#/account">Account</a> page.</p>
+      </Show>
       <Notice message={action.message()} />
       <h3>Tools</h3>
       <div class="toolbar">

@@ -126,11 +126,12 @@ export class ServerRegistry {
         if (what === 'lists' && this.entries.get(n)?.upstream.state.status !== 'connected') this.emit(n, 'lists');
       },
     };
-    const lanes = new Lanes((values) => this.build(name, withSecrets(expanded, values), laneEvents));
+    // A caller's lane authenticates with the caller's own values: never with the server's shared OAuth tokens.
+    const lanes = new Lanes((values) => this.build(name, withSecrets(expanded, values), laneEvents, false));
     return { upstream: this.build(name, withSecrets(expanded, {}), this.events), fingerprint: fingerprint(cfg), personal: { names, lanes } };
   }
 
-  private build(name: string, expanded: ServerConfig, events: UpstreamEvents): Upstream {
+  private build(name: string, expanded: ServerConfig, events: UpstreamEvents, oauth = true): Upstream {
     // Secret-looking env values and header values must never reach the logs.
     this.redactor.add([
       ...Object.entries(expanded.env ?? {}).filter(([k]) => secretKey.test(k)).map(([, v]) => v),
@@ -147,7 +148,7 @@ export class ServerRegistry {
     const type = inferServerType(expanded);
     let upstream: McpUpstream | undefined;
     const authProvider =
-      type === 'stdio' ? undefined : new StoredOAuthProvider(name, this.store, this.callbackUrl, (url) => upstream?.markAuthorizationUrl(url));
+      type === 'stdio' || !oauth ? undefined : new StoredOAuthProvider(name, this.store, this.callbackUrl, (url) => upstream?.markAuthorizationUrl(url));
     upstream = new McpUpstream({ name, config: expanded, events, installEnv, cached, authProvider, version: this.config.version, agents: this.agents });
     return upstream;
   }

@@ -92,6 +92,7 @@ export class ServersService {
       resources: st.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description })),
       config: principal?.role === 'admin' ? withoutOAuthSecrets(cfg) : masked(withoutOAuthSecrets(cfg), serverSecretPaths),
       reconnects: st.reconnects,
+      ...(userSecretNames(cfg).length ? { callerSecrets: userSecretNames(cfg) } : {}),
     };
   }
 
