@@ -117,4 +117,12 @@ test('an older upstream asking for input mid-call reaches a 2026-07-28 agent as 
   await client.close();
 });
 
+test('an older upstream asking for input while it builds a prompt reaches a 2026-07-28 agent as input_required rounds too', async () => {
+  const client = await modern('/mcp', token, { elicitation: { form: {} } });
+  client.setRequestHandler('elicitation/create' as never, (async () => ({ action: 'accept', content: { topic: 'tide pools' } })) as never);
+  const r = await client.getPrompt({ name: 'proto-ask-topic', arguments: {} });
+  assert.equal(r.messages[0]!.content, { type: 'text', text: 'Tell me about tide pools' });
+  await client.close();
+});
+
 test.run();

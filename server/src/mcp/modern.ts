@@ -66,31 +66,24 @@ export class ModernFront {
   private server(v2: V2, caller: Caller) {
     const { version } = this.deps;
     const server = new v2.Server({ name: 'hub', version }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } } });
-    const extraOf = (ctx: { mcpReq: { id: string | number; signal: AbortSignal; notify: (n: never) => Promise<void>; send: (r: never) => Promise<unknown> } }) => ({
-      requestId: ctx.mcpReq.id,
-      signal: ctx.mcpReq.signal,
-      sendNotification: (n: never) => ctx.mcpReq.notify(n),
-      sendRequest: (r: never) => ctx.mcpReq.send(r),
-    });
     const ops = scopeOps(this.deps, caller.scopeKey, () => caller.principal, forAgent);
     const { scope } = ops;
 
     server.setRequestHandler('tools/list', (r) => ops.listTools(r.params?.cursor) as never);
-    // What an upstream asks its agent mid-call comes back to this agent as input_required rounds.
-    server.setRequestHandler('tools/call', (r, ctx) => {
+    // What an upstream asks its agent mid-request (tools, prompts, resources) comes back to this agent as input_required rounds.
+    const rounds = <T>(ctx: unknown, run: (extra: unknown) => Promise<T>) => {
       const who = caller.principal?.username ?? 'anonymous';
-      const mcpReq = ctx.mcpReq as unknown as { id: string | number; requestState?: () => unknown; inputResponses?: Record<string, unknown> };
+      const mcpReq = (ctx as { mcpReq: { id: string | number; requestState?: () => unknown; inputResponses?: Record<string, unknown> } }).mcpReq;
       const state = mcpReq.requestState?.();
       if (typeof state === 'string' && state) return this.parked.resume(who, state, mcpReq.inputResponses) as never;
-      return this.parked.start(who, (ask, signal) =>
-        callExposed(this.deps, scope(), caller.principal, r.params.name, r.params.arguments ?? {}, { requestId: mcpReq.id, signal, sendNotification: async () => undefined, sendRequest: ask as never }),
-      ) as never;
-    });
+      return this.parked.start(who, (ask, signal) => run({ requestId: mcpReq.id, signal, sendNotification: async () => undefined, sendRequest: ask })) as never;
+    };
+    server.setRequestHandler('tools/call', (r, ctx) => rounds(ctx, (extra) => callExposed(this.deps, scope(), caller.principal, r.params.name, r.params.arguments ?? {}, extra)));
     server.setRequestHandler('prompts/list', (r) => ops.listPrompts(r.params?.cursor) as never);
-    server.setRequestHandler('prompts/get', (r, ctx) => ops.getPrompt(r.params.name, (r.params.arguments ?? {}) as Record<string, string>, extraOf(ctx as never)) as never);
+    server.setRequestHandler('prompts/get', (r, ctx) => rounds(ctx, (extra) => ops.getPrompt(r.params.name, (r.params.arguments ?? {}) as Record<string, string>, extra)));
     server.setRequestHandler('resources/list', (r) => ops.listResources(r.params?.cursor) as never);
     server.setRequestHandler('resources/templates/list', (r) => ops.listTemplates(r.params?.cursor) as never);
-    server.setRequestHandler('resources/read', (r, ctx) => ops.readResource(r.params.uri, extraOf(ctx as never)) as never);
+    server.setRequestHandler('resources/read', (r, ctx) => rounds(ctx, (extra) => ops.readResource(r.params.uri, extra)));
     return server;
   }
 }
