@@ -112,6 +112,10 @@ const rest: RestRow[] = [
   { method: 'GET', url: '/api/auth/secrets', need: 'authed' },
   { method: 'PUT', url: '/api/auth/secrets/:name', path: () => '/api/auth/secrets/MATRIX_TOKEN', body: () => ({ value: 'v' }), need: 'authed' },
   { method: 'DELETE', url: '/api/auth/secrets/:name', path: () => '/api/auth/secrets/MATRIX_TOKEN', need: 'authed' },
+  // Only the key's owner manages its values: anyone else (here, everyone) is told it is not theirs.
+  { method: 'GET', url: '/api/auth/api-keys/:id/secrets', path: () => '/api/auth/api-keys/no-such-key/secrets', need: 'authed', ok: 404 },
+  { method: 'PUT', url: '/api/auth/api-keys/:id/secrets/:name', path: () => '/api/auth/api-keys/no-such-key/secrets/MATRIX_TOKEN', body: () => ({ value: 'v' }), need: 'authed', ok: 404 },
+  { method: 'DELETE', url: '/api/auth/api-keys/:id/secrets/:name', path: () => '/api/auth/api-keys/no-such-key/secrets/MATRIX_TOKEN', need: 'authed', ok: 404 },
   { method: 'POST', url: '/api/servers/:serverName/tools/:toolName/approve-change', path: () => '/api/servers/everything/tools/echo/approve-change', need: 'config:write', ok: 404 },
   { method: 'POST', url: '/api/servers/:serverName/tools/:toolName/reject-change', path: () => '/api/servers/everything/tools/echo/reject-change', need: 'config:write', ok: 404 },
   { method: 'GET', url: '/api/smart-routing/status', need: 'config:read' },

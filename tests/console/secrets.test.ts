@@ -45,6 +45,21 @@ test('a missing secret is set from the Account page, is never shown again, and r
   await waitFor(async () => /missing/.test((await page.textContent(`${row} .badge`)) ?? ''), 5000, 'shown as missing');
 });
 
+test('a key gets its own value from the Account page, and its calls carry it', async () => {
+  const token = await hub.login(ALICE.username, ALICE.password);
+  const created = await hub.request('POST', '/api/auth/api-keys', { token, body: { name: 'robot', permissions: ['tools:execute', 'servers:execute'] } });
+  await page.goto(hub.url + '/#/dashboard');
+  await page.goto(hub.url + '/#/account');
+  await page.click('button[aria-label="Secrets of robot"]');
+  const row = '[aria-label="Secrets of key robot"] tr[data-secret="TICKETS_TOKEN"]';
+  await page.waitForSelector(row);
+  await page.fill(`${row} input[name=value]`, 'tk-robot-7');
+  await page.click(`${row} button:has-text("Save")`);
+  await waitFor(async () => /set/.test((await page.textContent(`${row} .badge`)) ?? ''), 5000, 'shown as set');
+  const r = await hub.request('POST', '/api/tools/call/tickets', { headers: { 'x-api-key': created.body.data.key }, body: { toolName: 'env', arguments: { name: 'API_TOKEN' } } });
+  assert.is(r.body.data.content[0].text, 'tk-robot-7');
+});
+
 test("the server's detail names the secret each caller brings, and links to where to set it", async () => {
   await page.goto(hub.url + '/#/servers');
   await page.click('tr[data-server="tickets"] button.link');

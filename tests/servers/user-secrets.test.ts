@@ -107,6 +107,15 @@ test("an API key may hold its own value, used before its user's", async () => {
   await hub.request('PUT', '/api/auth/secrets/ECHO_KEY', { token: key, body: { value: 'robot-key' } });
   assert.is((await whoamiRest(key)).key, 'robot-key');
   assert.is((await whoamiRest(tokens.alice)).key, 'alice-key');
+  // Its owner manages it from her own session too; nobody else can.
+  const id = created.body.data.id as string;
+  assert.is((await hub.request('PUT', `/api/auth/api-keys/${id}/secrets/ECHO_KEY`, { token: tokens.alice, body: { value: 'robot-key-2' } })).status, 200);
+  assert.is((await whoamiRest(key)).key, 'robot-key-2');
+  assert.is((await hub.request('PUT', `/api/auth/api-keys/${id}/secrets/ECHO_KEY`, { token: tokens.bob, body: { value: 'bobs-choice' } })).status, 404, "not bob's key");
+  assert.is((await hub.request('PUT', `/api/auth/api-keys/${id}/secrets/ECHO_KEY`, { token: admin, body: { value: 'admins-choice' } })).status, 404, 'not even an admin chooses what her key sends');
+  assert.is((await whoamiRest(key)).key, 'robot-key-2');
+  assert.is((await hub.request('DELETE', `/api/auth/api-keys/${id}/secrets/ECHO_KEY`, { token: tokens.alice })).status, 200);
+  assert.is((await whoamiRest(key)).key, 'alice-key', "back to its user's");
 });
 
 test('stdio servers get a process per credential, and a deleted user leaves no secret to a namesake', async () => {

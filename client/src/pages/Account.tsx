@@ -122,6 +122,7 @@ function KeysPanel() {
     return ((await api().keys.list.query()) as Key[]).filter((k) => !k.owner || k.owner === me);
   });
   const [created, setCreated] = createSignal<string | null>(null);
+  const [secretsOf, setSecretsOf] = createSignal<Key | null>(null);
   const [problem, setProblem] = createSignal<string | null>(null);
   const create = async (e: SubmitEvent) => {
     e.preventDefault();
@@ -154,7 +155,10 @@ function KeysPanel() {
                 <td>{k.name}</td>
                 <td>{k.permissions.join(', ')}</td>
                 <td>{k.expiresAt ? new Date(k.expiresAt).toLocaleDateString() : 'never'}</td>
-                <td><button class="link" onClick={() => revoke(k.id)} aria-label={`Revoke ${k.name}`}>Revoke</button></td>
+                <td>
+                  <button class="link" onClick={() => setSecretsOf(secretsOf()?.id === k.id ? null : k)} aria-label={`Secrets of ${k.name}`}>Secrets</button>
+                  <button class="link" onClick={() => revoke(k.id)} aria-label={`Revoke ${k.name}`}>Revoke</button>
+                </td>
               </tr>
             )}
           </For>
@@ -170,6 +174,7 @@ function KeysPanel() {
         <Show when={problem()}><p class="field-error" role="alert">{problem()}</p></Show>
         <button type="submit" disabled={act.busy()}>Create key</button>
       </form>
+      <Show when={secretsOf()} keyed>{(k) => <SecretsPanel keyId={k.id} keyName={k.name} />}</Show>
       <Show when={created()}><p>New key: <code data-testid="new-key">{created()}</code></p></Show>
       <Notice message={act.message()} />
     </div>

@@ -141,6 +141,9 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/secrets', call: (c) => c.secrets.list() },
   { method: 'PUT', url: '/api/auth/secrets/:name', call: (c, r) => c.secrets.set({ ...b(r), name: r.params.name } as never) },
   { method: 'DELETE', url: '/api/auth/secrets/:name', call: (c, r) => c.secrets.remove({ name: r.params.name! }) },
+  { method: 'GET', url: '/api/auth/api-keys/:id/secrets', call: (c, r) => c.secrets.list({ keyId: r.params.id }) },
+  { method: 'PUT', url: '/api/auth/api-keys/:id/secrets/:name', call: (c, r) => c.secrets.set({ ...b(r), name: r.params.name, keyId: r.params.id } as never) },
+  { method: 'DELETE', url: '/api/auth/api-keys/:id/secrets/:name', call: (c, r) => c.secrets.remove({ name: r.params.name!, keyId: r.params.id }) },
   ...(['approve', 'reject'] as const).map((d): RestRoute => ({
     method: 'POST',
     url: `/api/servers/:serverName/tools/:toolName/${d}-change`,

@@ -1,10 +1,10 @@
+import { TRPCError } from '@trpc/server';
 import { userSecretNames, type SettingsFile, type UserSecretView } from '@hub/contract';
 import type { Store } from '../store/store';
 import { bareMap, putKey } from '../store/safe-maps';
 import type { Principal } from '../auth/principal';
 import { visibleServers } from '../auth/access';
 import { secretOwners } from '../servers/personal';
-
 
 /**
  * Each caller's own upstream credentials (`${user.secret.NAME}` in a server's
@@ -13,10 +13,22 @@ import { secretOwners } from '../servers/personal';
 export class UserSecretsService {
   constructor(private readonly store: Store) {}
 
-  /** The caller's own secrets, with the servers that need each; values never leave. */
-  list(principal: Principal): UserSecretView[] {
+  /**
+   * Whose values a request manages: the caller's own, or (`keyId`) one of the
+   * caller's API keys; then whose value is used when that one has none.
+   * Nobody manages another person's key: its calls would carry values they chose.
+   */
+  private owners(principal: Principal, keyId?: string): string[] {
+    if (keyId === undefined) return secretOwners(principal);
+    const key = this.store.get().apiKeys?.find((k) => k.id === keyId);
+    if (!key || key.owner !== principal.username || principal.kind !== 'user') throw new TRPCError({ code: 'NOT_FOUND', message: `keyId: API key ${keyId} not found among yours` });
+    return [`key:${key.id}`, `user:${key.owner}`];
+  }
+
+  /** The secrets of the caller (or of one of their keys), with the servers that need each; values never leave. */
+  list(principal: Principal, keyId?: string): UserSecretView[] {
     const s = this.store.get();
-    const [mine, fallback] = secretOwners(principal).map((o) => (s.userSecrets && Object.hasOwn(s.userSecrets, o) ? s.userSecrets[o]! : bareMap<{ updatedAt: string }>()));
+    const [mine, fallback] = this.owners(principal, keyId).map((o) => (s.userSecrets && Object.hasOwn(s.userSecrets, o) ? s.userSecrets[o]! : bareMap<{ updatedAt: string }>()));
     const visible = visibleServers(principal, s);
     const views = new Map<string, UserSecretView>();
     const view = (name: string) => {
@@ -36,19 +48,19 @@ export class UserSecretsService {
     return [...views.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
-  async set(principal: Principal, name: string, value: string): Promise<UserSecretView> {
-    const owner = secretOwners(principal)[0]!;
+  async set(principal: Principal, name: string, value: string, keyId?: string): Promise<UserSecretView> {
+    const owner = this.owners(principal, keyId)[0]!;
     await this.store.update((d) => {
       d.userSecrets ??= bareMap();
       if (!Object.hasOwn(d.userSecrets, owner)) putKey(d.userSecrets, owner, bareMap());
       putKey(d.userSecrets[owner]!, name, { value, updatedAt: new Date().toISOString() });
     });
-    return this.list(principal).find((v) => v.name === name)!;
+    return this.list(principal, keyId).find((v) => v.name === name)!;
   }
 
   /** Removing a secret that is not set is not an error: the end state is the same. */
-  async remove(principal: Principal, name: string): Promise<{ name: string; set: false }> {
-    const owner = secretOwners(principal)[0]!;
+  async remove(principal: Principal, name: string, keyId?: string): Promise<{ name: string; set: false }> {
+    const owner = this.owners(principal, keyId)[0]!;
     const s = this.store.get();
     if (s.userSecrets && Object.hasOwn(s.userSecrets, owner) && Object.hasOwn(s.userSecrets[owner]!, name)) {
       await this.store.update((d) => {
