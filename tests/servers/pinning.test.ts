@@ -103,6 +103,20 @@ test('under accept a change is taken at once and still announced', async () => {
   await c.close();
 });
 
+test('with pinning off agents get what the upstream says; switched back on, a change made meanwhile is held and listed at once', async () => {
+  await hub.request('PUT', '/api/system-config', { token: admin, body: { toolPinning: { enabled: false, onChange: 'hold' } } });
+  assert.is((await redefine('Changed while nobody watched')).status, 200);
+  const c = await agent(`${hub.url}/mcp`, { token: admin });
+  await waitFor(async () => (await describeLookup(c)) === 'Changed while nobody watched', 5000, 'the live description');
+  await hub.request('PUT', '/api/system-config', { token: admin, body: { toolPinning: { enabled: true } } });
+  await waitFor(async () => (await describeLookup(c)) === first, 5000, 'the pinned description again');
+  const changes = await waitFor(async () => (await hub.request('GET', '/api/tool-changes', { token: admin })).body.data.length === 1 && (await hub.request('GET', '/api/tool-changes', { token: admin })).body.data, 5000, 'the change listed');
+  assert.is(changes[0].changes[0].after, 'Changed while nobody watched');
+  await hub.request('POST', '/api/servers/shifty/tools/lookup/reject-change', { token: admin });
+  await hub.request('POST', '/api/servers/shifty/tools/lookup/toggle', { token: admin, body: { enabled: true } });
+  await c.close();
+});
+
 test('pinning settings are checked and a decision on an unknown tool names the field', async () => {
   const bad = await hub.request('PUT', '/api/system-config', { token: admin, body: { toolPinning: { onChange: 'ignore' } } });
   assert.is(bad.status, 400);

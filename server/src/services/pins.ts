@@ -26,9 +26,17 @@ export class PinService {
     private readonly announce: Announce,
     private readonly logs: LogService,
   ) {
-    this.stop = registry.onChange((name, what) => {
+    const offLists = registry.onChange((name, what) => {
       if (what === 'lists') void this.reconcile(name).catch(() => undefined);
     });
+    // Pinning switched (back) on: what changed meanwhile is recorded now, not at the next list change.
+    let enabled = pinning(store.get()).enabled;
+    const offSettings = store.onChange(() => {
+      const now = pinning(store.get()).enabled;
+      if (now && !enabled) for (const name of Object.keys(store.get().mcpServers)) void this.reconcile(name).catch(() => undefined);
+      enabled = now;
+    });
+    this.stop = () => (offLists(), offSettings());
   }
 
   close(): void {
