@@ -52,6 +52,8 @@ test('a changed tool is held at its pinned definition on MCP and announced until
   assert.match(JSON.stringify(call.content), /pin: a word/);
   const changes = (await hub.request('GET', '/api/tool-changes', { token: admin })).body.data;
   assert.equal(changes.map((x: any) => [x.server, x.tool, x.mode, x.changes[0].after]), [['shifty', 'lookup', 'hold', poisoned]]);
+  const scrape = await hub.request('GET', '/api/monitoring/scrape', { token: admin });
+  assert.match(String(scrape.body), /hub_tool_changes_pending\{server="shifty"\} 1/, 'operators can alert on it');
 
   const { client, close } = wsClient(hub.url, admin);
   try {

@@ -11,7 +11,7 @@ export class Metrics {
   private readonly httpLatency: client.Histogram;
   private readonly custom = new Map<string, { type: string; metric: client.Counter | client.Gauge | client.Histogram; labels: string[] }>();
 
-  constructor(sources: { upstreams: () => Array<{ name: string; status: string; reconnects: number }>; sessions: () => number }) {
+  constructor(sources: { upstreams: () => Array<{ name: string; status: string; reconnects: number }>; sessions: () => number; toolChanges?: () => Array<{ server: string }> }) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'hub_' });
     this.toolCalls = new client.Counter({ name: 'hub_tool_calls_total', help: 'Tool calls by server, tool and status', labelNames: ['server', 'tool', 'status'], registers: [this.registry] });
     this.callLatency = new client.Histogram({
@@ -41,6 +41,18 @@ export class Metrics {
       collect() {
         this.reset();
         for (const u of sources.upstreams()) this.set({ server: u.name }, u.reconnects);
+      },
+    });
+    new client.Gauge({
+      name: 'hub_tool_changes_pending',
+      help: 'Pinned tools an upstream changed, waiting for an admin to approve or reject, per server',
+      labelNames: ['server'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const per = new Map<string, number>();
+        for (const c of sources.toolChanges?.() ?? []) per.set(c.server, (per.get(c.server) ?? 0) + 1);
+        for (const [server, n] of per) this.set({ server }, n);
       },
     });
     new client.Gauge({ name: 'hub_mcp_sessions', help: 'Open agent MCP sessions', registers: [this.registry], collect() { this.set(sources.sessions()); } });

@@ -74,3 +74,13 @@ export function pendingChange(s: Readonly<SettingsFile>, server: string, tool: s
   const pin = pinOf(s, server, tool);
   return pin?.pending ? { seenAt: pin.pending.seenAt, changes: diffDefinitions(pin.definition, pin.pending.definition) } : undefined;
 }
+
+/** Every change waiting for an admin, across servers (for views and metrics). */
+export function pendingChanges(s: Readonly<SettingsFile>): Array<{ server: string; tool: string; pin: ToolPin & { pending: NonNullable<ToolPin['pending']> } }> {
+  const out: Array<{ server: string; tool: string; pin: ToolPin & { pending: NonNullable<ToolPin['pending']> } }> = [];
+  for (const [server, pins] of Object.entries(s.toolPins ?? {})) {
+    if (!s.mcpServers[server]) continue;
+    for (const [tool, pin] of Object.entries(pins)) if (pin.pending) out.push({ server, tool, pin: pin as never });
+  }
+  return out;
+}

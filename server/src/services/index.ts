@@ -16,6 +16,7 @@ import { GroupsService } from './groups';
 import { UsersService } from './users';
 import { AuditService } from './audit';
 import { PinService } from './pins';
+import { pendingChanges } from '../servers/pins';
 import { UserSecretsService } from './user-secrets';
 import { OidcLogin } from '../auth/oidc';
 import { OAuthRefresher } from '../servers/oauth-refresh';
@@ -126,6 +127,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
         return { name, status: st?.status ?? 'disconnected', reconnects: st?.reconnects ?? 0 };
       }),
     sessions: () => sessions.size,
+    toolChanges: () => pendingChanges(store.get()),
   });
   const activity = new Activity(bus, logs, metrics, redactor);
   const watchdog = new Watchdog(store, bus, registry, logs, activity);

@@ -7,7 +7,7 @@ import type { ServerRegistry } from '../servers/registry';
 import type { LogService } from '../monitoring/logs';
 import type { Principal } from '../auth/principal';
 import { visibleServers } from '../auth/access';
-import { diffDefinitions, pinnedPart, pinning, pinOf, toolHash } from '../servers/pins';
+import { diffDefinitions, pendingChanges, pinnedPart, pinning, pinOf, toolHash } from '../servers/pins';
 
 
 type Announce = (event: string, data: Record<string, unknown>) => void;
@@ -99,11 +99,9 @@ export class PinService {
     const visible = visibleServers(principal, s);
     const mode = pinning(s).onChange;
     const out: ToolChange[] = [];
-    for (const [server, pins] of Object.entries(s.toolPins ?? {})) {
-      if (!s.mcpServers[server] || (visible && !visible.has(server))) continue;
-      for (const [tool, pin] of Object.entries(pins)) {
-        if (pin.pending) out.push({ server, tool, pinnedAt: pin.pinnedAt, seenAt: pin.pending.seenAt, mode, changes: diffDefinitions(pin.definition, pin.pending.definition) });
-      }
+    for (const { server, tool, pin } of pendingChanges(s)) {
+      if (visible && !visible.has(server)) continue;
+      out.push({ server, tool, pinnedAt: pin.pinnedAt, seenAt: pin.pending.seenAt, mode, changes: diffDefinitions(pin.definition, pin.pending.definition) });
     }
     return out;
   }
