@@ -39,6 +39,11 @@ test('a tool changed upstream shows its old and new description live, and approv
   assert.is(await review.$eval('[aria-label="description after"]', (e) => e.textContent), poisoned);
   assert.match((await page.textContent('tr[data-server="shifty"]')) ?? '', /1 changed/, 'the servers table flags it');
   await page.screenshot({ path: 'test-artifacts/tool-change.png' });
+  // The dashboard leads there too.
+  await page.goto(hub.url + '/#/dashboard');
+  assert.match((await (await page.waitForSelector('[data-testid=tool-changes-notice]')).textContent()) ?? '', /1 tool changed.*shifty\/lookup/);
+  await page.goto(hub.url + '/#/servers');
+  await page.click('tr[data-server="shifty"] button.link');
   await page.click('button:has-text("Approve change")');
   await page.waitForSelector('[aria-label="Change of tool lookup"]', { state: 'detached', timeout: 5000 });
   const c = await agent(hub.url + '/mcp', { token });

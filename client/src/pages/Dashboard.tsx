@@ -23,6 +23,8 @@ export function Dashboard(props: { generatedPassword: boolean }) {
       return next;
     });
   };
+  // Tools an upstream changed after they were pinned: the first thing an operator should see.
+  const [toolChanges, toolChangesCtl] = createResource(() => (can('tools:read') ? api().pins.changes.query().catch(() => null) : Promise.resolve(null)));
   const [errors, errorsCtl] = createResource(() => api().monitoring.errors.query({ groupBy: 'server', since: '1h', details: true }).catch(() => null));
 
   const beat = api().system.heartbeat.subscribe({ intervalMs: 2000 }, {
@@ -31,7 +33,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
       void overviewCtl.refetch();
     },
   });
-  const changes = api().system.onSettingsChanged.subscribe(undefined, { onData: () => (void refetch(), void groupsCtl.refetch()) });
+  const changes = api().system.onSettingsChanged.subscribe(undefined, { onData: () => (void refetch(), void groupsCtl.refetch(), void toolChangesCtl.refetch()) });
   const activity = api().monitoring.onCall.subscribe(undefined, {
     onData: (e) => {
       setCalls((c) => [...c.filter((t) => t > Date.now() - 60_000), Date.now()]);
@@ -46,6 +48,12 @@ export function Dashboard(props: { generatedPassword: boolean }) {
       <h1>Dashboard</h1>
       <Show when={props.generatedPassword}>
         <p class="notice">You are using the generated admin password. <a href="#/account">Change it now</a>.</p>
+      </Show>
+      <Show when={toolChanges()?.length}>
+        <p class="notice" data-testid="tool-changes-notice">
+          {toolChanges()!.length} tool{toolChanges()!.length === 1 ? '' : 's'} changed upstream since pinned and wait{toolChanges()!.length === 1 ? 's' : ''} for a decision:{' '}
+          {toolChanges()!.map((c) => `${c.server}/${c.tool}`).join(', ')}. <a href="#/servers">Review on Servers</a>.
+        </p>
       </Show>
       <section class="cards">
         <div class="card stat"><span class="muted">Servers</span><strong data-testid="server-count">{servers()?.length ?? '–'}</strong>
