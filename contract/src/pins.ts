@@ -18,6 +18,8 @@ export const toolPinningConfig = z.strictObject({
 /** The parts of a tool that are pinned: what an agent reads and trusts. */
 export const pinnedDefinition = z.looseObject({
   name: z.string(),
+  /** Of a prompt. */
+  arguments: z.unknown().optional(),
   title: z.string().optional(),
   description: z.string().optional(),
   inputSchema: z.unknown().optional(),
@@ -40,8 +42,10 @@ export type ToolPin = z.infer<typeof toolPin>;
 /** One field of a tool that changed. */
 export type PinFieldChange = { field: string; before: unknown; after: unknown };
 
-/** `GET /api/tool-changes`: tool definitions an upstream changed after they were pinned. */
+/** `GET /api/tool-changes`: tool (and prompt) definitions an upstream changed after they were pinned. */
 export type ToolChange = {
+  /** `tools` or `prompts`. */
+  kind: 'tools' | 'prompts';
   server: string;
   tool: string;
   pinnedAt: string;

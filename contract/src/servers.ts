@@ -116,6 +116,8 @@ export type PromptView = {
   originalDescription?: string;
   enabled: boolean;
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+  /** The upstream changed this prompt after it was pinned; an admin approves or rejects. */
+  change?: { seenAt: string; changes: Array<{ field: string; before: unknown; after: unknown }> };
 };
 
 export type ServerView = {

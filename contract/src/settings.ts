@@ -20,6 +20,8 @@ export const settingsFileSchema = z.looseObject({
   bearerKeys: z.array(bearerKeyRecord).optional(),
   /** Pinned tool definitions, by server and upstream tool name. */
   toolPins: z.record(z.string(), z.record(z.string(), toolPin)).optional(),
+  /** Pinned prompt definitions, the same way. */
+  promptPins: z.record(z.string(), z.record(z.string(), toolPin)).optional(),
   /** Per-user upstream credentials, by owner (`user:<name>`, `key:<id>`) and name. Write-only. */
   userSecrets: z.record(z.string(), z.record(z.string(), userSecretRecord)).optional(),
 });

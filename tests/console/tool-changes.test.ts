@@ -41,7 +41,7 @@ test('a tool changed upstream shows its old and new description live, and approv
   await page.screenshot({ path: 'test-artifacts/tool-change.png' });
   // The dashboard leads there too.
   await page.goto(hub.url + '/#/dashboard');
-  assert.match((await (await page.waitForSelector('[data-testid=tool-changes-notice]')).textContent()) ?? '', /1 tool changed.*shifty\/lookup/);
+  assert.match((await (await page.waitForSelector('[data-testid=tool-changes-notice]')).textContent()) ?? '', /1 tool or prompt changed.*shifty\/lookup/);
   await page.goto(hub.url + '/#/servers');
   await page.click('tr[data-server="shifty"] button.link');
   await page.click('button:has-text("Approve change")');

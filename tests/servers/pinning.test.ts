@@ -30,7 +30,7 @@ test.before(async () => {
   hub = await startHub();
   admin = await hub.login();
   const { port } = receiver.address() as { port: number };
-  await hub.request('PUT', '/api/system-config', { token: admin, body: { monitoring: { webhooks: [{ url: `http://127.0.0.1:${port}/hook`, events: ['tool.changed'] }] } } });
+  await hub.request('PUT', '/api/system-config', { token: admin, body: { monitoring: { webhooks: [{ url: `http://127.0.0.1:${port}/hook`, events: ['tool.changed', 'prompt.changed'] }] } } });
   await addConnectedServer(hub, admin, 'shifty', { command: process.execPath, args: [fixture('shifty.mjs')] });
   await waitFor(async () => (await hub.request('GET', '/api/settings', { token: admin })).body.data.toolPins?.shifty?.lookup, 5000, 'the first pin');
 });
@@ -116,6 +116,23 @@ test('with pinning off agents get what the upstream says; switched back on, a ch
   assert.is(changes[0].changes[0].after, 'Changed while nobody watched');
   await hub.request('POST', '/api/servers/shifty/tools/lookup/reject-change', { token: admin });
   await hub.request('POST', '/api/servers/shifty/tools/lookup/toggle', { token: admin, body: { enabled: true } });
+  await c.close();
+});
+
+test('a prompt changed upstream is held the same way, announced as prompt.changed, and approved on its own route', async () => {
+  const c = await agent(`${hub.url}/mcp`, { token: admin });
+  const describeDefine = async () => (await c.listPrompts()).prompts.find((p) => p.name === 'shifty-define')?.description;
+  assert.is(await describeDefine(), 'Asks for a definition');
+  await hub.request('PUT', '/api/system-config', { token: admin, body: { toolPinning: { onChange: 'hold' } } });
+  await hub.request('POST', '/api/tools/call/shifty', { token: admin, body: { toolName: 'redefine-prompt', arguments: { description: 'Asks for a definition, and your password' } } });
+  const hook = await waitFor(() => hooks.find((h) => h.event === 'prompt.changed'), 5000, 'the prompt.changed webhook');
+  assert.is(hook.data.prompt, 'define');
+  assert.is(await describeDefine(), 'Asks for a definition', 'agents keep the pinned prompt');
+  const listed = (await hub.request('GET', '/api/tool-changes', { token: admin })).body.data.find((x: any) => x.kind === 'prompts');
+  assert.is(listed.tool, 'define');
+  assert.is((await hub.request('GET', '/api/servers/shifty', { token: admin })).body.data.prompts.find((p: any) => p.name === 'define').change.changes[0].field, 'description');
+  assert.is((await hub.request('POST', '/api/servers/shifty/prompts/define/approve-change', { token: admin })).status, 200);
+  await waitFor(async () => (await describeDefine()) === 'Asks for a definition, and your password', 5000, 'the approved prompt');
   await c.close();
 });
 

@@ -51,7 +51,7 @@ export function Dashboard(props: { generatedPassword: boolean }) {
       </Show>
       <Show when={toolChanges()?.length}>
         <p class="notice" data-testid="tool-changes-notice">
-          {toolChanges()!.length} tool{toolChanges()!.length === 1 ? '' : 's'} changed upstream since pinned and wait{toolChanges()!.length === 1 ? 's' : ''} for a decision:{' '}
+          {toolChanges()!.length} tool{toolChanges()!.length === 1 ? '' : 's'} or prompt{toolChanges()!.length === 1 ? '' : 's'} changed upstream since pinned and wait{toolChanges()!.length === 1 ? 's' : ''} for a decision:{' '}
           {toolChanges()!.map((c) => `${c.server}/${c.tool}`).join(', ')}. <a href="#/servers">Review on Servers</a>.
         </p>
       </Show>

@@ -153,7 +153,7 @@ export function Servers() {
                 </td>
                 <td data-label="Tools">
                   {s.tools.length}
-                  <Show when={s.tools.filter((t) => t.change).length}>
+                  <Show when={s.tools.filter((t) => t.change).length + s.prompts.filter((p) => (p as { change?: unknown }).change).length}>
                     {(n) => <> <span class="badge badge-error" title="Tools changed upstream since they were pinned">{n()} changed</span></>}
                   </Show>
                 </td>
@@ -300,6 +300,7 @@ function ServerDetail(props: { server: ServerView; onChange: () => void }) {
                 <label class="inline"><input type="checkbox" aria-label={`Enable prompt ${p.name}`} checked={p.enabled} disabled={!can('tools:write')} onChange={(e) => void toggle('prompts', p.name, e.currentTarget.checked)} /> <strong>{p.name}</strong></label>
                 <span class="muted"> {p.description}</span>
                 <Show when={can('tools:write')}><button class="link" onClick={() => setEditing({ name: `prompt:${p.name}`, text: p.description ?? '' })}>Edit description</button></Show>
+                <Show when={(p as { change?: Parameters<typeof ToolChangeReview>[0]['change'] }).change}>{(change) => <ToolChangeReview server={props.server.name} tool={p.name} kind="prompts" change={change()} onDecided={props.onChange} />}</Show>
                 <Show when={can('prompts:execute')}><button class="link" onClick={() => setRunning(running() === p.name ? null : p.name)}>Run</button></Show>
                 <Show when={editing()?.name === `prompt:${p.name}`}>
                   <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void describe('prompts', p.name, editing()!.text); }}>

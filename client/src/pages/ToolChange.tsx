@@ -7,19 +7,20 @@ type Change = { seenAt: string; changes: Array<{ field: string; before?: unknown
 const shown = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, null, 2) ?? '(none)');
 
 /**
- * A pinned tool its upstream changed: what changed, field by field, and the
- * admin's approve or reject (reject keeps the pin and switches the tool off).
+ * A pinned tool (or prompt) its upstream changed: what changed, field by field,
+ * and the admin's approve or reject (reject keeps the pin and switches it off).
  */
-export function ToolChangeReview(props: { server: string; tool: string; change: Change; onDecided: () => void }) {
+export function ToolChangeReview(props: { server: string; tool: string; kind?: 'tools' | 'prompts'; change: Change; onDecided: () => void }) {
+  const noun = () => (props.kind === 'prompts' ? 'prompt' : 'tool');
   const action = useAction();
   const decide = (approve: boolean) =>
     action
-      .run(approve ? `Change of ${props.tool} approved` : `Change of ${props.tool} rejected; the tool is off`, () =>
-        (approve ? api().pins.approve : api().pins.reject).mutate({ server: props.server, tool: props.tool }),
+      .run(approve ? `Change of ${props.tool} approved` : `Change of ${props.tool} rejected; the ${noun()} is off`, () =>
+        (approve ? api().pins.approve : api().pins.reject).mutate({ server: props.server, tool: props.tool, kind: props.kind ?? 'tools' }),
       )
       .then(props.onDecided);
   return (
-    <div class="tool-change" role="group" aria-label={`Change of tool ${props.tool}`}>
+    <div class="tool-change" role="group" aria-label={`Change of ${noun()} ${props.tool}`}>
       <span class="badge badge-error">changed upstream</span>{' '}
       <span class="muted">since {new Date(props.change.seenAt).toLocaleString()}</span>
       <For each={props.change.changes}>

@@ -144,11 +144,13 @@ export const restRoutes: RestRoute[] = [
   { method: 'GET', url: '/api/auth/api-keys/:id/secrets', call: (c, r) => c.secrets.list({ keyId: r.params.id }) },
   { method: 'PUT', url: '/api/auth/api-keys/:id/secrets/:name', call: (c, r) => c.secrets.set({ ...b(r), name: r.params.name, keyId: r.params.id } as never) },
   { method: 'DELETE', url: '/api/auth/api-keys/:id/secrets/:name', call: (c, r) => c.secrets.remove({ name: r.params.name!, keyId: r.params.id }) },
-  ...(['approve', 'reject'] as const).map((d): RestRoute => ({
-    method: 'POST',
-    url: `/api/servers/:serverName/tools/:toolName/${d}-change`,
-    call: (c, r) => c.pins[d]({ server: r.params.serverName!, tool: r.params.toolName! }),
-  })),
+  ...(['approve', 'reject'] as const).flatMap((d) =>
+    (['tools', 'prompts'] as const).map((kind): RestRoute => ({
+      method: 'POST',
+      url: `/api/servers/:serverName/${kind}/:name/${d}-change`,
+      call: (c, r) => c.pins[d]({ server: r.params.serverName!, tool: r.params.name!, kind }),
+    })),
+  ),
   {
     method: 'POST',
     url: '/api/tools/call/:server',

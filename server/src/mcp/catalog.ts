@@ -1,5 +1,5 @@
 import { itemEnabled } from '../servers/visibility';
-import { agreedTool } from '../servers/pins';
+import { agreedItem } from '../servers/pins';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Group, SettingsFile, ToolShape } from '@hub/contract';
 import { shapeTool } from './shaping';
@@ -168,7 +168,7 @@ export class Catalog {
       const picked = (set: 'all' | Set<string>, original: string, exposed: string) => set === 'all' || set.has(original) || set.has(exposed);
       for (const live of st.tools) {
         // A tool whose upstream changed it after it was pinned: held, hidden or accepted.
-        const tool = agreedTool(settings, server, live);
+        const tool = agreedItem(settings, server, live);
         if (!tool) continue;
         const override = cfg.tools?.[tool.name];
         const name = names.tools.get(server)?.get(tool.name);
@@ -184,7 +184,9 @@ export class Catalog {
         scope.toolIndex.set(exposed.name, exposed);
         scope.toolByOriginal.set(`${server}\u0000${tool.name}`, exposed);
       }
-      for (const prompt of st.prompts) {
+      for (const livePrompt of st.prompts) {
+        const prompt = agreedItem(settings, server, livePrompt, 'prompts');
+        if (!prompt) continue;
         const override = cfg.prompts?.[prompt.name];
         const name = names.prompts.get(server)?.get(prompt.name);
         if (!name || !itemEnabled('prompts', cfg, settings.systemConfig, prompt.name) || !picked(pick.prompts, prompt.name, name)) continue;

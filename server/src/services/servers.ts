@@ -78,7 +78,10 @@ export class ServersService {
       const change = pendingChange(settings, name, t.name);
       return { ...item('tools', t), inputSchema: t.inputSchema, ...(change ? { change } : {}) };
     });
-    const prompts: PromptView[] = st.prompts.map((p) => ({ ...item('prompts', p), arguments: p.arguments }));
+    const prompts: PromptView[] = st.prompts.map((p) => {
+      const change = pendingChange(settings, name, p.name, 'prompts');
+      return { ...item('prompts', p), arguments: p.arguments, ...(change ? { change } : {}) };
+    });
     return {
       name,
       type: inferServerType(cfg),

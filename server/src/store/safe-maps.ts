@@ -22,10 +22,12 @@ export function withSafeMaps<T extends SettingsFile>(s: T): T {
     if (openapi) bare(openapi.security);
   }
   for (const hook of s.systemConfig.monitoring?.webhooks ?? []) bare(hook.headers);
-  bare(s.toolPins);
+  for (const pins of [s.toolPins, s.promptPins]) {
+    bare(pins);
+    for (const server of Object.keys(pins ?? {})) bare(pins![server]);
+  }
   bare(s.userSecrets);
   for (const owner of Object.keys(s.userSecrets ?? {})) bare(s.userSecrets![owner]);
-  for (const server of Object.keys(s.toolPins ?? {})) bare(s.toolPins![server]);
   return s;
 }
 
