@@ -163,4 +163,15 @@ test('tools named like prototype keys cannot be pinned, so they are not served, 
   assert.is(({} as Record<string, unknown>).hash, undefined, 'nothing reached Object.prototype');
 });
 
+test('pins move with a renamed server and go with a deleted one', async () => {
+  const cfg = (await hub.request('GET', '/api/servers/shifty', { token: admin })).body.data.config;
+  assert.is((await hub.request('PUT', '/api/servers/shifty', { token: admin, body: { config: cfg, newName: 'wordy' } })).status, 200);
+  let settings = (await hub.request('GET', '/api/settings', { token: admin })).body.data;
+  assert.ok(settings.toolPins.wordy?.lookup && settings.promptPins.wordy?.define, 'moved');
+  assert.not.ok(settings.toolPins.shifty || settings.promptPins.shifty, 'not left under the old name');
+  assert.is((await hub.request('DELETE', '/api/servers/wordy', { token: admin })).status, 200);
+  settings = (await hub.request('GET', '/api/settings', { token: admin })).body.data;
+  assert.not.ok(settings.toolPins.wordy || settings.promptPins.wordy, 'gone with the server');
+});
+
 test.run();

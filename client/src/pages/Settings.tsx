@@ -24,6 +24,8 @@ export function Settings() {
     <section>
       <h1>Settings</h1>
       <Notice message={action.message()} />
+      {/* Forms appear once the values are in: typing into a form the first load then overwrote was lost. */}
+      <Show when={settings()} fallback={<p class="muted">Loading settings…</p>}>
       <div class="card form">
         <h2>Routing</h2>
         <For each={[...routingFlags]}>
@@ -77,6 +79,7 @@ export function Settings() {
         <label>Base URL <input name="baseUrl" value={sys().mcpRouter?.baseUrl ?? ''} /></label>
         <button type="submit">Save</button>
       </form>
+      </Show>
       <div class="card"><h2>Settings file</h2><button onClick={() => void download()}>Export mcp_settings.json</button></div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { itemEnabled } from '../servers/visibility';
-import { pendingChange } from '../servers/pins';
+import { pendingChange, pinKinds, pinMapKey } from '../servers/pins';
 import { TRPCError } from '@trpc/server';
 import {
   inferServerType,
@@ -205,9 +205,12 @@ export class ServersService {
         for (const g of s.groups) g.servers = g.servers.map((e) => (typeof e === 'string' ? (e === name ? target : e) : e.name === name ? { ...e, name: target } : e));
         for (const u of s.users) if (u.servers) u.servers = u.servers.map((n) => (n === name ? target : n));
         // Pinned tools go with the server: a rename must not reset what was approved.
-        if (s.toolPins && Object.hasOwn(s.toolPins, name)) {
-          putKey(s.toolPins, target, s.toolPins[name]!);
-          delete s.toolPins[name];
+        for (const kind of pinKinds) {
+          const pins = s[pinMapKey(kind)];
+          if (pins && Object.hasOwn(pins, name)) {
+            putKey(pins, target, pins[name]!);
+            delete pins[name];
+          }
         }
       }
       // Overrides made through the toggle and description endpoints survive a config edit that omits them.
@@ -230,7 +233,7 @@ export class ServersService {
       delete s.mcpServers[name];
       for (const g of s.groups) g.servers = g.servers.filter((e) => (typeof e === 'string' ? e : e.name) !== name);
       for (const u of s.users) if (u.servers) u.servers = u.servers.filter((n) => n !== name);
-      if (s.toolPins) delete s.toolPins[name];
+      for (const kind of pinKinds) delete s[pinMapKey(kind)]?.[name];
     });
   }
 
