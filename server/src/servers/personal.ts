@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { userSecretPattern, type ServerConfig, type SettingsFile } from '@hub/contract';
 import type { Principal } from '../auth/principal';
@@ -55,13 +54,9 @@ export class Lanes {
     this.reaper.unref();
   }
 
-  get size(): number {
-    return this.lanes.size;
-  }
-
-  /** The connection for these values, started on first use. */
+  /** The connection for these values (in the server's order of names, as `callerSecrets` gives them), started on first use. */
   get(values: Record<string, string>): Upstream {
-    const key = createHash('sha256').update(JSON.stringify(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1)))).digest('hex');
+    const key = JSON.stringify(Object.values(values));
     let lane = this.lanes.get(key);
     if (!lane) {
       if (this.lanes.size >= this.max) this.reap(Infinity, 1);

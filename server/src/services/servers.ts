@@ -74,6 +74,7 @@ export class ServersService {
       };
     };
     const settings = this.store.get();
+    const callerSecrets = userSecretNames(cfg);
     const tools: ToolView[] = st.tools.map((t) => {
       const change = pendingChange(settings, name, t.name);
       return { ...item('tools', t), inputSchema: t.inputSchema, ...(change ? { change } : {}) };
@@ -95,7 +96,7 @@ export class ServersService {
       resources: st.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description })),
       config: principal?.role === 'admin' ? withoutOAuthSecrets(cfg) : masked(withoutOAuthSecrets(cfg), serverSecretPaths),
       reconnects: st.reconnects,
-      ...(userSecretNames(cfg).length ? { callerSecrets: userSecretNames(cfg) } : {}),
+      ...(callerSecrets.length ? { callerSecrets } : {}),
     };
   }
 
