@@ -102,6 +102,20 @@ test('a ticket works once, a forged or missing state is refused, and a denial is
   assert.is(auth.searchParams.get('code_challenge_method'), 'S256');
   assert.ok(auth.searchParams.get('nonce') && auth.searchParams.get('state'));
   assert.match(start.headers.get('set-cookie') ?? '', /hub_oidc=.*HttpOnly; SameSite=Lax/);
+  // Through the provider by hand (as the browser would), to hold the ticket: it signs in once, never twice.
+  const cookie = start.headers.get('set-cookie')!.split(';')[0]!;
+  const form = new URLSearchParams([...auth.searchParams, ['who', 'u-1']]);
+  const back = await fetch(`${issuer}/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  const callback = new URL(back.headers.get('location')!);
+  const done = await fetch(`${hub.url}${callback.pathname}${callback.search}`, { headers: { cookie }, redirect: 'manual' });
+  const ticket = new URLSearchParams(done.headers.get('location')!.split('?')[1]).get('oidc')!;
+  assert.ok(ticket, done.headers.get('location') ?? 'no location');
+  const first = await hub.request('POST', '/api/auth/oidc/exchange', { body: { ticket } });
+  assert.is(first.status, 200);
+  assert.is(first.body.user.username, 'olga');
+  const again = await hub.request('POST', '/api/auth/oidc/exchange', { body: { ticket } });
+  assert.is(again.status, 401);
+  assert.match(again.body.message, /already used/);
   const forged = await hub.request('POST', '/api/auth/oidc/exchange', { body: { ticket: 'eyJhbGciOiJIUzI1NiJ9.e30.x' } });
   assert.is(forged.status, 401);
   assert.match(forged.body.message, /ticket/);

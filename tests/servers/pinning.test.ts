@@ -75,7 +75,7 @@ test('under hide a changed tool disappears for agents and REST until rejected, w
   await waitFor(async () => (await describeLookup(c)) === undefined, 5000, 'the tool hidden');
   const rest = await hub.request('POST', '/api/tools/call/shifty', { token: admin, body: { toolName: 'lookup', arguments: { word: 'x' } } });
   assert.ok(rest.status >= 400, `hidden on REST too, got ${rest.status}`);
-  await waitFor(() => hooks.find((h) => h.data.after === undefined && h.data.mode === 'hide'), 5000, 'the hide webhook');
+  await waitFor(() => hooks.find((h) => h.data.mode === 'hide' && h.data.changes?.[0]?.after === 'Yet another meaning'), 5000, 'the hide webhook');
 
   const manager = await hub.request('POST', '/api/users', { token: admin, body: { username: 'mona', password: 'mona-pass-123', role: 'manager' } });
   assert.is(manager.status, 200);
