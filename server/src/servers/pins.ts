@@ -8,7 +8,7 @@ const mapOf = { tools: 'toolPins', prompts: 'promptPins' } as const;
 
 /** What an agent reads and trusts: of a tool its schemas and annotations, of a prompt its arguments. */
 const pinnedFields = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'arguments'] as const;
-type Item = { name: string } & Partial<Record<(typeof pinnedFields)[number], unknown>>;
+export type Item = { name: string } & Partial<Record<(typeof pinnedFields)[number], unknown>>;
 
 /** JSON with object keys sorted, so equal definitions hash equal whatever the key order. */
 function canonical(v: unknown): string {

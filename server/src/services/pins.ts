@@ -6,9 +6,7 @@ import type { ServerRegistry } from '../servers/registry';
 import type { LogService } from '../monitoring/logs';
 import type { Principal } from '../auth/principal';
 import { visibleServers } from '../auth/access';
-import { diffDefinitions, pendingChanges, pinKinds, pinMapKey, pinnedPart, pinning, pinOf, toolHash, type PinKind } from '../servers/pins';
-
-type Item = { name: string };
+import { diffDefinitions, pendingChanges, pinKinds, pinMapKey, pinnedPart, pinning, pinOf, toolHash, type Item, type PinKind } from '../servers/pins';
 
 
 type Announce = (event: string, data: Record<string, unknown>) => void;
