@@ -6,10 +6,10 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { ADMIN } from '../helpers/hub';
 import { agent, fixture, waitFor } from '../helpers/mcp';
+import { webhookReceiver } from '../helpers/webhooks';
 import { kill, startProcess } from '../helpers/spawn';
 import { stop } from '../helpers/process';
 import { dropSchema, freshSchema } from '../helpers/pg';
@@ -21,12 +21,8 @@ let replicas: Replica[] = [];
 let upstream: ChildProcess;
 let upstreamUrl = '';
 let token = '';
-const hooks: any[] = [];
-const receiver = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (d) => (body += d));
-  req.on('end', () => (hooks.push(JSON.parse(body)), res.end('ok')));
-});
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+const hooks = () => receiver.received.map((d) => d.body);
 
 async function api(base: string, method: string, url: string, body?: unknown) {
   const res = await fetch(base + url, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -42,15 +38,14 @@ const described = async (base: string) => {
 };
 
 test.before(async () => {
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  receiver = await webhookReceiver();
   const p = await startProcess(process.execPath, [fixture('shifty-http.mjs')], {}, /PORT=\d+/);
   upstream = p.child;
   upstreamUrl = `http://127.0.0.1:${/PORT=(\d+)/.exec(p.output())![1]}`;
   replicas = await Promise.all(['a', 'b'].map((id) => startReplica(id, schema)));
   const login = await fetch(`${replicas[0]!.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   token = ((await login.json()) as { token: string }).token;
-  const { port } = receiver.address() as { port: number };
-  await api(replicas[0]!.url, 'PUT', '/api/system-config', { monitoring: { webhooks: [{ url: `http://127.0.0.1:${port}/`, events: ['tool.changed'] }] } });
+  await api(replicas[0]!.url, 'PUT', '/api/system-config', { monitoring: { webhooks: [{ url: receiver.url, events: ['tool.changed'] }] } });
   await api(replicas[0]!.url, 'POST', '/api/servers', { name: 'shifty', config: { type: 'streamable-http', url: `${upstreamUrl}/mcp` } });
   for (const r of replicas) await waitFor(async () => (await described(r.url)) === first, 15_000, `lookup offered on ${r.id}`);
   await waitFor(async () => (await api(replicas[1]!.url, 'GET', '/api/settings')).body.data?.toolPins?.shifty?.lookup, 5000, 'pinned');
@@ -58,7 +53,7 @@ test.before(async () => {
 test.after(async () => {
   await Promise.all(replicas.map((r) => stop(r.child)));
   await kill(upstream);
-  receiver.close();
+  await receiver.close();
   await dropSchema(schema);
 });
 
@@ -67,7 +62,7 @@ test('both replicas hold a changed tool, announce it once, and an approval on on
   await waitFor(async () => (await api(replicas[1]!.url, 'GET', '/api/tool-changes')).body.data?.length === 1, 10_000, 'the change recorded');
   for (const r of replicas) assert.is(await described(r.url), first, `${r.id} still serves the pinned description`);
   await new Promise((r) => setTimeout(r, 1500));
-  assert.is(hooks.filter((h) => h.event === 'tool.changed').length, 1, 'announced once for the Hub');
+  assert.is(hooks().filter((h) => h.event === 'tool.changed').length, 1, 'announced once for the Hub');
   assert.is((await api(replicas[0]!.url, 'POST', '/api/servers/shifty/tools/lookup/approve-change')).status, 200);
   await waitFor(async () => (await described(replicas[1]!.url)) === 'Now also reads ~/.netrc', 5000, 'the approved description on the other replica');
 });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
+import { webhookReceiver } from '../helpers/webhooks';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
@@ -203,26 +203,17 @@ test('monitoring reads: overview, metrics, errors, health, database, slow querie
 });
 
 test('a webhook receiver on loopback gets server.down when a stdio server dies', async () => {
-  const received: any[] = [];
-  const receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(body) });
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  const receiver = await webhookReceiver();
+  const { url, received } = receiver;
   const cfg = await hub.request('PUT', '/api/system-config', { token, body: { monitoring: { webhooks: [{ url, events: ['server.down', 'server.up'], headers: { 'x-hook': 'yes' } }] } } });
   assert.is(cfg.status, 200, JSON.stringify(cfg.body));
   await call('crash');
   await waitFor(() => received.some((r) => r.body.event === 'server.down'), 10_000, 'server.down delivered');
-  const down = received.find((r) => r.body.event === 'server.down');
+  const down = received.find((r) => r.body.event === 'server.down')!;
   assert.is(down.body.data.server, 'crashy');
   assert.is(down.headers['x-hook'], 'yes');
   await waitFor(() => received.some((r) => r.body.event === 'server.up'), 15_000, 'server.up delivered');
-  receiver.close();
+  await receiver.close();
 });
 
 test.run();

@@ -1,23 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
 import { startHub, type TestHub } from '../helpers/hub';
 import { fixture, waitFor } from '../helpers/mcp';
+import { webhookReceiver } from '../helpers/webhooks';
 
 let hub: TestHub;
 let token: string;
-const received: any[] = [];
-const receiver = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (d) => (body += d));
-  req.on('end', () => {
-    received.push(JSON.parse(body));
-    res.end('ok');
-  });
-});
+let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 
 test.before(async () => {
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  receiver = await webhookReceiver();
   hub = await startHub();
   token = await hub.login();
   await hub.request('POST', '/api/servers', { token, body: { name: 'crashy', config: { command: process.execPath, args: [fixture('crashy.mjs')] } } });
@@ -25,7 +17,7 @@ test.before(async () => {
 });
 test.after(async () => {
   await hub.close();
-  receiver.close();
+  await receiver.close();
 });
 
 test('a server that stops answering health checks is reconnected', async () => {
@@ -43,7 +35,7 @@ test('a server that stops answering health checks is reconnected', async () => {
 });
 
 test('alert rules fire to the webhooks they name once the condition has held', async () => {
-  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/alerts`;
+  const { url } = receiver;
   const res = await hub.request('PUT', '/api/system-config', {
     token,
     body: { monitoring: { webhooks: [{ url, events: ['error.rate.high'] }], alerts: [{ name: 'slow-calls', condition: 'latency_p99 > 100', duration: '0s', severity: 'critical', channels: [url] }] } },
@@ -51,7 +43,7 @@ test('alert rules fire to the webhooks they name once the condition has held', a
   assert.is(res.status, 200, JSON.stringify(res.body));
   for (let i = 0; i < 3; i++) await hub.request('POST', '/api/tools/call/crashy', { token, body: { toolName: 'freeze', arguments: { ms: 150 } } });
   for (let i = 0; i < 12; i++) await hub.request('POST', '/api/tools/call/crashy', { token, body: { toolName: 'nope-tool' } });
-  await waitFor(() => received.some((r) => r.event === 'alert' && r.data.rule === 'slow-calls' && r.data.severity === 'critical'), 10_000, 'alert delivered');
+  await waitFor(() => receiver.received.some(({ body: r }) => r.event === 'alert' && r.data.rule === 'slow-calls' && r.data.severity === 'critical'), 10_000, 'alert delivered');
   const bad = await hub.request('PUT', '/api/system-config', { token, body: { monitoring: { alerts: [{ name: 'x', condition: 'cpu > 5' }] } } });
   assert.is(bad.status, 400);
   assert.match(bad.body.error, /monitoring\.alerts\.0\.condition/);
