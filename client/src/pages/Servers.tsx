@@ -1,4 +1,5 @@
-import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
+import { createEffect, createResource, createSignal, For, onCleanup, Show } from 'solid-js';
+import { createStore, reconcile } from 'solid-js/store';
 import { resourceName, serverConfigInput } from '@hub/contract';
 import { api, can, epoch } from '../api';
 import { Field, inWords, KeyValueEditor, Notice, StatusBadge, useAction } from '../ui';
@@ -23,15 +24,19 @@ function toConfig(f: Form): Record<string, unknown> {
 
 export function Servers() {
   const [servers, { refetch }] = createResource(epoch, () => api().servers.list.query());
-  // Live: any status or tool-list change refreshes the snapshot (debounced).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const sub = api().servers.onStatus.subscribe(undefined, {
-    onData: () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void refetch(), 150);
-    },
+  // Kept by name (servers, their tools and prompts): a live refresh updates rows in place,
+  // so an open try-it form or edit is not redrawn under the user's hand.
+  const [list, setList] = createStore<NonNullable<ReturnType<typeof servers>>>([]);
+  createEffect(() => {
+    const fresh = servers();
+    if (fresh) setList(reconcile(fresh, { key: 'name' }));
   });
-  onCleanup(() => (sub.unsubscribe(), clearTimeout(timer)));
+  // Live: any status or tool-list change, and any settings change (toggles, pins, from any
+  // console or replica), refreshes the snapshot (debounced).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const later = { onData: () => (clearTimeout(timer), (timer = setTimeout(() => void refetch(), 150))) };
+  const subs = [api().servers.onStatus.subscribe(undefined, later), api().system.onSettingsChanged.subscribe(undefined, later)];
+  onCleanup(() => (subs.forEach((s) => s.unsubscribe()), clearTimeout(timer)));
 
   const [form, setForm] = createSignal<Form>(emptyForm());
   const [errors, setErrors] = createSignal<Record<string, string>>({});
@@ -139,7 +144,7 @@ export function Servers() {
           <tr><th>Name</th><th>Type</th><th>Status</th><th>Tools</th><th>Enabled</th><th /></tr>
         </thead>
         <tbody>
-          <For each={servers() ?? []}>
+          <For each={list}>
             {(s) => (
               <tr data-server={s.name}>
                 <td><button class="link" onClick={() => setSelected(selected() === s.name ? null : s.name)}>{s.name}</button></td>
@@ -173,7 +178,7 @@ export function Servers() {
           </For>
         </tbody>
       </table>
-      <Show when={servers()?.find((s) => s.name === selected())}>
+      <Show when={list.find((s) => s.name === selected())}>
         {(s) => <ServerDetail server={s()} onChange={() => void refetch()} />}
       </Show>
 

@@ -132,12 +132,7 @@ export async function createServices(config: Config): Promise<{ services: Servic
   const activity = new Activity(bus, logs, metrics, redactor);
   const watchdog = new Watchdog(store, bus, registry, logs, activity);
   // Any replica that records a tool change announces it (only the writer gets it back from the update).
-  // Live server views hear of it too, as of any change of the server's lists.
-  const pins = new PinService(store, registry, (event, data) => {
-    watchdog.emit(event, data);
-    const st = registry.state(String(data.server));
-    if (st) bus.publish('server.status', { name: String(data.server), status: st.status, error: null, at: new Date().toISOString(), change: 'lists', tools: st.tools.length });
-  }, logs);
+  const pins = new PinService(store, registry, (event, data) => watchdog.emit(event, data), logs);
   const smart = new SmartService(store, catalog, bus, config.dataDir);
   await smart.init();
   // Other replicas' log lines and tool calls show here too (PostgreSQL only).
